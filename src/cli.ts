@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, globalSettings, loadEnv } from './config.js';
+import { DatabaseError, openDatabase } from './platform/database.js';
+import { UsageError } from './platform/service.js';
+import { type Backlot, createLogger, planServices, prepareService, startBacklot, version } from './server.js';
+import { findService, serviceIds, services } from './services/index.js';
+
+const flags = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const flagNames = Object.keys(flags).map((f) => `--${f}`);
+
+function help() {
+  const commands = services.flatMap((s) =>
+    Object.values(s.commands ?? {}).map((c) => `  backlot ${s.id} ${c.usage.padEnd(44)} ${c.summary}`),
+  );
+  return `backlot ${version} — sample and prototyping APIs, all in one process
+
+Usage:
+  backlot                         serve every API (${serviceIds.join(', ')})
+  backlot serve [ids...]          serve only the APIs named
+${commands.join('\n')}
+
+Options:
+  -p, --port N        port, when one service is served (otherwise <ID>_PORT, e.g. POSTS_PORT=9000)
+      --host H        interface to listen on (default 0.0.0.0; HOST)
+      --data-dir D    where embedded data lives (default ./data; BACKLOT_DATA_DIR)
+  -v, --version       print the version
+  -h, --help          print this help
+
+Settings come from .env, the environment and these flags; .env.example lists them all.
+`;
+}
+
+class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: flags, allowPositionals: true, strict: true });
+  } catch (error) {
+    const option = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '';
+    throw new ExitError(`unknown or malformed option ${option} (valid options: ${flagNames.join(', ')})`, 2);
+  }
+}
+
+function parsePort(raw: string | undefined) {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+    throw new ExitError(`--port: not a port number: "${raw}"`, 2);
+  return Number(raw);
+}
+
+async function serve(ids: string[], options: ReturnType<typeof parse>['values']) {
+  const unknown = ids.filter((id) => !findService(id));
+  if (unknown.length > 0) {
+    throw new ExitError(`unknown service "${unknown[0]}" (valid: ${serviceIds.join(', ')})`, 2);
+  }
+  const chosen = ids.length > 0 ? [...new Set(ids)].map((id) => findService(id)!) : services;
+  const port = parsePort(options.port);
+  if (port !== undefined && chosen.length > 1) {
+    throw new ExitError('--port applies when one service is served; use <ID>_PORT for several', 2);
+  }
+  const env = loadEnv();
+  const global = globalSettings(env, { dataDir: options['data-dir'], host: options.host });
+  const plans = planServices(chosen, env, global, port);
+  const logger = createLogger(global);
+  const backlot = await startBacklot(plans, global, logger);
+  printBanner(backlot, global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`);
+  handleSignals(backlot, global.shutdownGraceMs, logger);
+}
+
+function printBanner(backlot: Backlot, database: string) {
+  const lines = [`backlot ${version} — database: ${database}`];
+  for (const s of backlot.services) {
+    lines.push(`  ${s.id.padEnd(10)} ${s.url.padEnd(24)} docs ${s.docsUrl}`);
+    for (const line of s.banner) lines.push(`  ${''.padEnd(10)} ${line}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function handleSignals(backlot: Backlot, graceMs: number, logger: { info(msg: string): void }) {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info(`${signal}: finishing in-flight requests, then stopping`);
+    // In-flight requests get `graceMs`; then every socket is closed so shutdown is bounded.
+    const force = setTimeout(() => {
+      for (const s of backlot.services) s.app.server.closeAllConnections();
+    }, graceMs);
+    force.unref();
+    await backlot.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function runCommand(id: string, args: string[]) {
+  const definition = findService(id)!;
+  const [name, ...rest] = args;
+  const command = name ? definition.commands?.[name] : undefined;
+  if (!command) {
+    const known = Object.values(definition.commands ?? {}).map((c) => `backlot ${id} ${c.usage}`);
+    throw new ExitError(`unknown command "${name ?? ''}" for ${id} (valid: ${known.join('; ')})`, 2);
+  }
+  const env = loadEnv();
+  const global = globalSettings(env);
+  const logger = createLogger({ ...global, logLevel: 'warn' });
+  const db = await openDatabase(global.database, global.dataDir);
+  try {
+    const ctx = await prepareService(definition, definition.settings(env), db, global, logger, '');
+    process.stdout.write(`${await command.run(rest, ctx)}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]) {
+  const first = argv[0];
+  // Operator commands take their own flags, so they are routed before the serve flags are parsed.
+  if (first && findService(first)?.commands) return runCommand(first, argv.slice(1));
+  const { values, positionals } = parse(argv);
+  if (values.help) return void process.stdout.write(help());
+  if (values.version) return void process.stdout.write(`${version}\n`);
+  const [verb, ...ids] = positionals;
+  if (verb === undefined) return serve([], values);
+  if (verb === 'serve') return serve(ids, values);
+  throw new ExitError(`unknown command "${verb}" (valid: serve, ${serviceIds.join(', ')}, --help)`, 2);
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  const known = [ConfigError, DatabaseError, UsageError, ExitError].some((type) => error instanceof type);
+  const code = error instanceof ExitError ? error.code : error instanceof UsageError ? 2 : 1;
+  let message = known ? error.message : `${(error as Error).message ?? error}`.split('\n')[0];
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    message = `port already in use: ${(error as Error).message.replace(/^.*EADDRINUSE: /, '')}`;
+  }
+  process.stderr.write(`backlot: ${message}\n`);
+  process.exit(code);
+});

@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import dotenv from 'dotenv';
+
+/** A setting that is wrong: the message names the variable and what is wrong with it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Reads `.env` (optional) under the real environment: the environment wins, as dotenv does. */
+export function loadEnv(cwd = process.cwd(), env: Env = process.env): Env {
+  const file = path.join(cwd, '.env');
+  if (!existsSync(file)) return { ...env };
+  return { ...dotenv.parse(readFileSync(file)), ...env };
+}
+
+const present = (env: Env, name: string) => {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+};
+
+export function envString(env: Env, name: string, fallback: string): string;
+export function envString(env: Env, name: string): string | undefined;
+export function envString(env: Env, name: string, fallback?: string) {
+  return present(env, name) ?? fallback;
+}
+
+export function envInt(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}) {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (range.min !== undefined && value < range.min)
+    throw new ConfigError(`${name}: must be at least ${range.min}, got ${value}`);
+  if (range.max !== undefined && value > range.max)
+    throw new ConfigError(`${name}: must be at most ${range.max}, got ${value}`);
+  return value;
+}
+
+export function envBool(env: Env, name: string, fallback: boolean) {
+  const raw = present(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+}
+
+export function envEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name}: must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+export function envPort(env: Env, name: string, fallback: number) {
+  return envInt(env, name, fallback, { min: 0, max: 65535 });
+}
+
+export interface DatabaseSettings {
+  /** Networked PostgreSQL; undefined means the embedded PGlite in `<dataDir>/pg`. */
+  url?: string;
+  /** The setting the URL came from, so errors can name it. */
+  source?: string;
+  /** CA certificate file: when set the server certificate is verified, otherwise TLS is required but not verified. */
+  sslCaFile?: string;
+}
+
+/** Settings every service shares. Service-specific settings live beside each service (its `settings.ts`). */
+export interface GlobalSettings {
+  dataDir: string;
+  host: string;
+  logLevel: string;
+  /** Pretty logs only on a terminal; JSON otherwise. */
+  prettyLogs: boolean;
+  bodyLimit: number;
+  /** How long shutdown waits for in-flight requests before closing sockets. */
+  shutdownGraceMs: number;
+  database: DatabaseSettings;
+}
+
+export interface GlobalOverrides {
+  dataDir?: string;
+  host?: string;
+}
+
+/** The profile service's DB_* variables, combined into a URL when DB_HOST is set. */
+function urlFromParts(env: Env): string | undefined {
+  const host = present(env, 'DB_HOST');
+  if (!host) return undefined;
+  const user = encodeURIComponent(present(env, 'DB_USER') ?? 'postgres');
+  const password = present(env, 'DB_PASSWORD');
+  const auth = password ? `${user}:${encodeURIComponent(password)}` : user;
+  const port = envPort(env, 'DB_PORT', 5432);
+  const name = encodeURIComponent(present(env, 'DB_NAME') ?? 'postgres');
+  return `postgres://${auth}@${host}:${port}/${name}`;
+}
+
+export function databaseSettings(env: Env): DatabaseSettings {
+  const sslCaFile = present(env, 'DB_SSL_CA');
+  if (sslCaFile && !existsSync(sslCaFile)) throw new ConfigError(`DB_SSL_CA: no such file "${sslCaFile}"`);
+  const url = present(env, 'DATABASE_URL');
+  if (url) return { url, source: 'DATABASE_URL', sslCaFile };
+  const fromParts = urlFromParts(env);
+  if (fromParts) return { url: fromParts, source: 'DB_HOST', sslCaFile };
+  return { sslCaFile };
+}
+
+export function globalSettings(env: Env, overrides: GlobalOverrides = {}): GlobalSettings {
+  return {
+    dataDir: path.resolve(overrides.dataDir ?? envString(env, 'BACKLOT_DATA_DIR', './data')),
+    host: overrides.host ?? envString(env, 'HOST', '0.0.0.0'),
+    logLevel: envEnum(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
+    prettyLogs: envBool(env, 'LOG_PRETTY', Boolean(process.stdout.isTTY)),
+    bodyLimit: envInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
+    shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    database: databaseSettings(env),
+  };
+}

@@ -1,0 +1,308 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { DatabaseSettings } from '../config.js';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  /** One statement with `$1`-style parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** The one interface services see, whether PostgreSQL over the network or PGlite in-process. */
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Migration {
+  /** Unique within its service and sorted: `001_users`, `002_tokens`. */
+  name: string;
+  sql: string;
+}
+
+/** The database could not be opened or reached; the message is one line meant for the operator. */
+export class DatabaseError extends Error {
+  override name = 'DatabaseError';
+}
+
+// int8 and numeric come back as strings on both backends (no silent precision loss); the rest as each parses.
+const INT8 = 20;
+const NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v: string) => v);
+pg.types.setTypeParser(NUMERIC, (v: string) => v);
+
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres';
+  constructor(private readonly pool: pg.Pool) {}
+
+  async query<T>(sql: string, params?: unknown[]) {
+    const result = await this.pool.query(sql, params as unknown[]);
+    return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+  }
+
+  async exec(sql: string) {
+    await this.pool.query(sql);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx: Queryable = {
+      query: async <R>(sql: string, params?: unknown[]) => {
+        const result = await client.query(sql, params as unknown[]);
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      },
+      exec: async (sql) => {
+        await client.query(sql);
+      },
+    };
+    try {
+      await client.query('BEGIN');
+      const value = await fn(tx);
+      await client.query('COMMIT');
+      client.release();
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      // A client whose connection broke must not go back to the pool.
+      client.release(isUnavailable(error) ? (error as Error) : undefined);
+      throw error;
+    }
+  }
+
+  async ping() {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}
+
+class EmbeddedDatabase implements Database {
+  readonly kind = 'pglite';
+  constructor(
+    private readonly db: PGlite,
+    private readonly release: () => void,
+  ) {}
+
+  async query<T>(sql: string, params?: unknown[]) {
+    const result = await this.db.query<T>(sql, params);
+    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+  }
+
+  async exec(sql: string) {
+    await this.db.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction((t) =>
+      fn({
+        query: async <R>(sql: string, params?: unknown[]) => {
+          const result = await t.query<R>(sql, params);
+          return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+        },
+        exec: async (sql) => {
+          await t.exec(sql);
+        },
+      }),
+    );
+  }
+
+  async ping() {
+    await this.db.query('SELECT 1');
+  }
+
+  async close() {
+    if (!this.db.closed) await this.db.close();
+    this.release();
+  }
+}
+
+const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
+
+/** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
+function lockEmbedded(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(dir, 'backlot.lock');
+  const take = () => {
+    const fd = openSync(lockFile, 'wx');
+    writeFileSync(fd, String(process.pid));
+    closeSync(fd);
+  };
+  try {
+    take();
+  } catch {
+    const holder = Number(readFileSync(lockFile, 'utf8'));
+    if (holder && holder !== process.pid && processAlive(holder)) {
+      throw new DatabaseError(
+        `the embedded database in ${dir} is in use by another backlot process (pid ${holder}); stop it first, or set DATABASE_URL to share a PostgreSQL server`,
+      );
+    }
+    rmSync(lockFile, { force: true });
+    take();
+  }
+  return () => rmSync(lockFile, { force: true });
+}
+
+function processAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Opens PGlite in `dir`, or in memory when `dir` is undefined (tests). */
+export async function openEmbedded(dir?: string): Promise<Database> {
+  const release = dir ? lockEmbedded(dir) : () => {};
+  try {
+    const db = await PGlite.create(dir ? path.join(dir, 'data') : undefined, { parsers });
+    return new EmbeddedDatabase(db, release);
+  } catch (error) {
+    release();
+    throw new DatabaseError(`cannot open the embedded database in ${dir}: ${(error as Error).message}`);
+  }
+}
+
+/** TLS options for `pg`: always on; verified against a CA when one is given. */
+function tlsOptions(settings: DatabaseSettings, url: URL): pg.ClientConfig['ssl'] {
+  const mode = url.searchParams.get('sslmode');
+  if (mode === 'disable' || mode === 'allow' || mode === 'prefer') {
+    throw new DatabaseError(
+      `${settings.source}: sslmode=${mode} is not allowed; backlot requires TLS (use sslmode=require or verify-full)`,
+    );
+  }
+  if (!settings.sslCaFile) return { rejectUnauthorized: false };
+  return { ca: readFileSync(settings.sslCaFile, 'utf8'), rejectUnauthorized: true };
+}
+
+function parseUrl(settings: DatabaseSettings): URL {
+  try {
+    const url = new URL(settings.url!);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('bad scheme');
+    return url;
+  } catch {
+    throw new DatabaseError(
+      `${settings.source}: not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)`,
+    );
+  }
+}
+
+/** Opens a pool to a networked PostgreSQL over TLS and checks that it answers. */
+export async function openPostgres(settings: DatabaseSettings, poolSize = 10): Promise<Database> {
+  const url = parseUrl(settings);
+  const ssl = tlsOptions(settings, url);
+  for (const key of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey']) url.searchParams.delete(key);
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    ssl,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports the outage.
+  pool.on('error', () => {});
+  const db = new PostgresDatabase(pool);
+  try {
+    await db.ping();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new DatabaseError(`${settings.source}: ${describeConnectError(error, url)}`);
+  }
+  return db;
+}
+
+export function describeConnectError(error: unknown, url: URL): string {
+  const e = error as NodeJS.ErrnoException & { code?: string };
+  const where = `${url.hostname}:${url.port || 5432}`;
+  const message = e?.message ?? String(error);
+  if (/does not support SSL/i.test(message))
+    return `the server at ${where} does not offer TLS; backlot requires TLS`;
+  if (/self[- ]signed|unable to verify|certificate/i.test(message))
+    return `TLS certificate of ${where} not trusted: ${message}`;
+  if (e.code === '28P01' || e.code === '28000')
+    return `authentication failed for user "${decodeURIComponent(url.username)}" at ${where}`;
+  if (e.code === '3D000') return `database "${url.pathname.slice(1)}" does not exist at ${where}`;
+  if (e.code === 'ECONNREFUSED') return `cannot connect to ${where}: connection refused`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `cannot resolve host "${url.hostname}"`;
+  if (/timeout/i.test(message)) return `cannot connect to ${where}: timed out`;
+  return `cannot connect to ${where}: ${message.split('\n')[0]}`;
+}
+
+/** True for errors that mean the database is down or unreachable, as opposed to a bad query. */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  if (!e || typeof e !== 'object') return false;
+  const code = e.code ?? '';
+  if (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03'].includes(
+      code,
+    )
+  )
+    return true;
+  if (code.startsWith('08')) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e.message ?? '',
+  );
+}
+
+/** Opens the configured database: networked PostgreSQL when a URL is set, otherwise PGlite under the data directory. */
+export async function openDatabase(settings: DatabaseSettings, dataDir: string): Promise<Database> {
+  if (settings.url) return openPostgres(settings);
+  return openEmbedded(path.join(dataDir, 'pg'));
+}
+
+const identifier = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Applies a service's migrations in order inside its own schema, once each, recorded in
+ * `public.backlot_migrations`. A transaction-scoped advisory lock makes concurrent starts take turns.
+ */
+export async function migrate(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
+  if (!identifier.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot:migrations'))`);
+    await tx.exec(`
+      CREATE TABLE IF NOT EXISTS public.backlot_migrations (
+        schema_name text NOT NULL,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (schema_name, name)
+      );
+      CREATE SCHEMA IF NOT EXISTS ${schema};
+    `);
+    const { rows } = await tx.query<{ name: string }>(
+      'SELECT name FROM public.backlot_migrations WHERE schema_name = $1',
+      [schema],
+    );
+    const done = new Set(rows.map((r) => r.name));
+    const applied: string[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (done.has(migration.name)) continue;
+      await tx.exec(`SET LOCAL search_path TO ${schema}, public;\n${migration.sql}`);
+      await tx.query('INSERT INTO public.backlot_migrations (schema_name, name) VALUES ($1, $2)', [
+        schema,
+        migration.name,
+      ]);
+      applied.push(migration.name);
+    }
+    await tx.exec('SET LOCAL search_path TO public');
+    return applied;
+  });
+}
+
+export function embeddedDataExists(dataDir: string) {
+  return existsSync(path.join(dataDir, 'pg', 'data'));
+}

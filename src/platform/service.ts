@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Env, GlobalSettings } from '../config.js';
+import type { Database, Migration } from './database.js';
+import type { GeneratedCredentials } from './secrets.js';
+
+export type ServiceId = 'profiles' | 'things' | 'list' | 'employees' | 'posts' | 'machines' | 'content';
+
+/** What the error handler knows about a failed request; each service turns it into its own error shape. */
+export interface ErrorInfo {
+  status: number;
+  message: string;
+  /** Fastify's or the service's error code, when there is one (e.g. `FST_ERR_VALIDATION`). */
+  code?: string;
+  /** Set for schema validation failures: which part of the request (`body`, `querystring`, `params`). */
+  validationContext?: string;
+}
+
+export interface ServiceContext<S = unknown> {
+  /** This service's own settings, from its `settings(env)`. */
+  settings: S;
+  global: GlobalSettings;
+  /** Shared by every service of the process; each service keeps to its own schema. */
+  db: Database;
+  log: FastifyBaseLogger;
+  credentials: GeneratedCredentials;
+  /** Where the service is reachable, for links outside a request (the banner, seeds). */
+  publicUrl: string;
+}
+
+export interface RunningService {
+  /** The HTTP surface, registered at the root of the service's own Fastify instance. */
+  routes: FastifyPluginAsync;
+  /** Lines for the startup banner (generated credentials, hints); never logged. */
+  banner?: string[];
+  close?(): Promise<void>;
+}
+
+/** A `backlot <service> <command>` operator command (the service's "control panel"). */
+export interface ServiceCommand<S = unknown> {
+  usage: string;
+  summary: string;
+  /** Returns what to print; throws `UsageError` for bad arguments. */
+  run(args: string[], ctx: ServiceContext<S>): Promise<string>;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface ServiceDefinition<S = unknown> {
+  id: ServiceId;
+  title: string;
+  ports: { alone: number; together: number };
+  /** Env variables that set the port when this service is served alone, checked in order (e.g. `PORT`). */
+  portEnv?: string[];
+  /** Env variable that sets the host when this service is served alone (things: `IP`). */
+  hostEnv?: string;
+  /** The Postgres schema that holds this service's tables; undefined when it keeps no SQL state. */
+  schema?: string;
+  migrations: Migration[];
+  /** REST services get `/openapi.json` and an interactive reference at `/docs`. */
+  openapi: boolean;
+  /** Path of the human-facing docs, for the banner (`/docs`, or `/` for the GraphQL IDE). */
+  docsPath: string;
+  /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
+  exposeHeaders?: string[];
+  /** Reads this service's settings; throws `ConfigError` naming the variable. */
+  settings(env: Env): S;
+  /** Renders any error (validation, not found, 5xx) in this service's documented shape. */
+  errorBody(error: ErrorInfo): unknown;
+  start(ctx: ServiceContext<S>): Promise<RunningService>;
+  commands?: Record<string, ServiceCommand<S>>;
+}
+
+/** Keeps each definition's settings type while collecting them in one registry. */
+export function defineService<S>(definition: ServiceDefinition<S>): ServiceDefinition<S> {
+  return definition;
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { type Env, globalSettings } from '../src/config.js';
+import type { Database } from '../src/platform/database.js';
+import type { ServiceContext, ServiceDefinition } from '../src/platform/service.js';
+import { buildService, prepareService } from '../src/server.js';
+import { createTestDatabase } from './db.js';
+
+export interface TestService<S = unknown> {
+  app: FastifyInstance;
+  db: Database;
+  ctx: ServiceContext<S>;
+  /** `http://127.0.0.1:<port>` when started with `listen: true`. */
+  url: string;
+  dataDir: string;
+  banner: string[];
+  /** Closes the app; the database too unless it was handed in. */
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  /** The service's environment (its settings are read from this, not from process.env). */
+  env?: Env;
+  /** Share a database between two instances (e.g. two "processes" of one service). */
+  db?: Database;
+  /** Share a data directory (e.g. a restart that must find what the first run left). */
+  dataDir?: string;
+  /** Listen on a real loopback socket (for tests where the transport matters). */
+  listen?: boolean;
+  /** Log lines are collected here instead of discarded (e.g. to prove secrets are never logged). */
+  logLines?: string[];
+}
+
+/** One service on a throwaway database and data directory, the way `backlot serve <id>` would run it. */
+export async function startTestService<S>(
+  definition: ServiceDefinition<S>,
+  options: TestServiceOptions = {},
+): Promise<TestService<S>> {
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), `backlot-${definition.id}-`));
+  const env: Env = { BACKLOT_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env };
+  const global = { ...globalSettings(env), prettyLogs: false };
+  const db = options.db ?? (await createTestDatabase());
+  const lines = options.logLines;
+  const log = lines
+    ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
+    : pino({ level: process.env.BACKLOT_TEST_LOG ? 'info' : 'silent' });
+  const ctx = await prepareService(definition, definition.settings(env), db, global, log, 'http://127.0.0.1');
+  const { app, banner } = await buildService(definition, ctx);
+  let url = '';
+  if (options.listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    ctx.publicUrl = url;
+  } else {
+    await app.ready();
+  }
+  return {
+    app,
+    db,
+    ctx,
+    url,
+    dataDir,
+    banner,
+    async close() {
+      await app.close();
+      if (!options.db) await db.close();
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
