@@ -3,6 +3,8 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { isUnavailable } from './database.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
@@ -14,6 +16,10 @@ export interface AppOptions {
   ready: () => Promise<void>;
   version: string;
 }
+
+const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
+const bodyValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: false }));
+const textValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: 'array' }));
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
@@ -36,7 +42,8 @@ export async function createApp(
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
-    requestIdHeader: 'x-request-id',
+    // The incoming x-request-id is vetted in genReqId rather than trusted as is.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -47,8 +54,13 @@ export async function createApp(
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON bodies are validated as sent ("5" is not a number); query strings, params and headers are text, so
+  // they are coerced to the declared types.
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyValidator : textValidator).compile(schema),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
