@@ -10,6 +10,7 @@ const flags = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   'data-dir': { type: 'string' },
+  delay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -31,6 +32,7 @@ Options:
   -p, --port N        port, when one service is served (otherwise <ID>_PORT, e.g. POSTS_PORT=9000)
       --host H        interface to listen on (default 0.0.0.0; HOST)
       --data-dir D    where embedded data lives (default ./data; BACKLOT_DATA_DIR)
+      --delay MS      the list service's response delay (default 1500; LIST_DELAY_MS)
   -v, --version       print the version
   -h, --help          print this help
 
@@ -74,6 +76,7 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
     throw new ExitError('--port applies when one service is served; use <ID>_PORT for several', 2);
   }
   const env = loadEnv();
+  if (options.delay !== undefined) env.LIST_DELAY_MS = options.delay;
   const global = globalSettings(env, { dataDir: options['data-dir'], host: options.host });
   const plans = planServices(chosen, env, global, port);
   const logger = createLogger(global);

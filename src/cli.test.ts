@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startPostgres, type TestPostgres } from '../test/postgres.js';
+
+const bin = path.resolve('bin/backlot.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the real `backlot` binary with a clean environment (no DATABASE_URL from the caller). */
+function backlot(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, BACKLOT_HASH_COST: 'low', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+/** Starts `backlot` and resolves once its banner is out, with the URLs it printed. */
+function serve(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env } });
+  let stdout = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (stdout.includes('docs http')) resolve(stdout);
+    });
+    child.on('exit', () => reject(new Error(`exited before the banner: ${stdout}`)));
+  });
+  return { child: child as ChildProcess, banner, exited };
+}
+
+describe('backlot command line', () => {
+  test('--help explains serving and every flag', async () => {
+    const run = await backlot(['--help']);
+    assert.equal(run.code, 0);
+    for (const text of ['backlot serve [ids...]', '--port', '--host', '--data-dir', '--version', 'posts']) {
+      assert.ok(run.stdout.includes(text), `help mentions ${text}`);
+    }
+  });
+
+  test('--version prints the package version', async () => {
+    const run = await backlot(['--version']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  test('an unknown flag or service exits 2 with one line naming the valid ones', async () => {
+    const flag = await backlot(['--bogus']);
+    assert.equal(flag.code, 2);
+    assert.equal(
+      flag.stderr,
+      'backlot: unknown or malformed option --bogus (valid options: --port, --host, --data-dir, --delay, --help, --version)\n',
+    );
+    const id = await backlot(['serve', 'nope']);
+    assert.equal(id.code, 2);
+    assert.equal(
+      id.stderr,
+      'backlot: unknown service "nope" (valid: profiles, things, list, employees, posts, machines, content)\n',
+    );
+    const port = await backlot(['serve', 'posts', 'list', '--port', '9000']);
+    assert.equal(port.code, 2);
+  });
+
+  test('serves the chosen service, prints the banner, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    try {
+      const run = serve(['serve', 'posts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+        LOG_LEVEL: 'warn',
+      });
+      const banner = await run.banner;
+      const url = /posts\s+(http:\/\/\S+)/.exec(banner)?.[1];
+      assert.ok(url, banner);
+      const res = await fetch(`${url}/healthz`);
+      assert.equal(res.status, 200);
+      run.child.kill('SIGTERM');
+      assert.equal(await run.exited, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('backlot startup against a networked PostgreSQL', () => {
+  let plain: TestPostgres;
+  before(async () => {
+    plain = await startPostgres({ tls: false });
+  });
+  after(() => plain?.stop());
+
+  const failsFast = async (env: Record<string, string>, expected: RegExp) => {
+    const run = await backlot(['serve', 'employees', '--port', '0'], { ...env, LOG_LEVEL: 'warn' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, expected);
+    assert.equal(run.stderr.trim().split('\n').length, 1, `one line, no stack trace: ${run.stderr}`);
+    assert.ok(run.ms < 10_000, `exited within 10 s (took ${run.ms} ms)`);
+  };
+
+  test('a server without TLS is refused', () =>
+    failsFast(
+      { DATABASE_URL: plain.url },
+      /^backlot: DATABASE_URL: the server at 127\.0\.0\.1:\d+ does not offer TLS; backlot requires TLS\n$/,
+    ));
+
+  test('an unreachable host, a bad URL and a wrong password each stop startup with one line', async () => {
+    await failsFast({ DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db' }, /cannot connect to 127\.0\.0\.1:1: connection refused/);
+    await failsFast({ DATABASE_URL: 'not a url' }, /^backlot: DATABASE_URL: not a valid PostgreSQL URL/);
+    await failsFast(
+      { DB_HOST: '127.0.0.1', DB_PORT: String(plain.port), DB_USER: 'postgres', DB_PASSWORD: 'wrong', DB_NAME: 'postgres' },
+      /^backlot: DB_HOST: /,
+    );
+  });
+});
