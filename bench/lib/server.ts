@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface ServerProcess {
+  name: string;
+  url: string;
+  pid: number;
+  /** Peak resident memory of the process so far (VmHWM), in MiB. */
+  peakRssMiB(): number;
+  /** Current resident memory (VmRSS), in MiB. */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function statusField(pid: number, field: string) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Starts a server process and waits until `readyPath` answers 2xx (or fails after `timeoutMs`). */
+export async function startServer(
+  name: string,
+  command: string[],
+  options: { url: string; readyPath: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(command[0], command.slice(1), {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${stderr}`);
+    try {
+      const res = await fetch(options.url + options.readyPath);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not become ready: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pid = child.pid!;
+  return {
+    name,
+    url: options.url,
+    pid,
+    peakRssMiB: () => statusField(pid, 'VmHWM'),
+    rssMiB: () => statusField(pid, 'VmRSS'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
