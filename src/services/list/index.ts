@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { defineService } from '../../platform/service.js';
+import { listRoutes } from './routes.js';
+import { listSettings } from './settings.js';
+import { ListStore } from './store.js';
 
 export const list = defineService({
   id: 'list',
@@ -9,7 +13,17 @@ export const list = defineService({
   migrations: [],
   openapi: true,
   docsPath: '/docs',
-  settings: () => ({}),
-  errorBody: ({ message }) => ({ message }),
-  start: async () => ({ routes: async () => {} }),
+  exposeHeaders: ['X-Total-Count', 'Link', 'Location'],
+  settings: listSettings,
+  // json-server answers every miss with `{}`; other client mistakes say what is wrong.
+  errorBody: ({ status, message }) => (status === 404 ? {} : { error: message }),
+  async start(ctx) {
+    const file = ctx.settings.file ?? path.join(ctx.global.dataDir, 'list.json');
+    const store = await ListStore.open(file, { log: ctx.log, lockWaitMs: ctx.settings.lockWaitMs });
+    return {
+      routes: listRoutes({ store, delayMs: ctx.settings.delayMs }),
+      banner: [`data file ${file}; responses delayed ${ctx.settings.delayMs} ms`],
+      close: () => store.close(),
+    };
+  },
 });

@@ -1,0 +1,352 @@
+import { randomBytes } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import lockfile from 'proper-lockfile';
+
+export type Item = Record<string, unknown>;
+export type Data = Record<string, unknown>;
+
+export const freshData: Data = {
+  list: [
+    { id: 1, item: 'bread' },
+    { id: 2, item: 'grapes' },
+  ],
+};
+
+/** The data file cannot be used: the message says which file and what is wrong, in one line. */
+export class DataFileError extends Error {
+  override name = 'DataFileError';
+}
+
+/** A write could not be made durable (disk full, lock lost); nothing of it was kept. */
+export class WriteFailedError extends Error {
+  override name = 'WriteFailedError';
+}
+
+const isItem = (value: unknown): value is Item =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What the file must hold: one JSON object whose keys can be URL path segments. */
+export function parseData(text: string): Data {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new DataFileError(`not valid JSON (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (!isItem(data)) {
+    const found = Array.isArray(data) ? 'an array' : data === null ? 'null' : `a ${typeof data}`;
+    throw new DataFileError(`must hold one JSON object, found ${found}`);
+  }
+  const slashed = Object.keys(data).find((key) => key.includes('/'));
+  if (slashed !== undefined)
+    throw new DataFileError(`key "${slashed}" contains "/", which cannot be a route`);
+  return data;
+}
+
+const serialize = (data: Data) => `${JSON.stringify(data, null, 2)}\n`;
+
+// Ids json-server would generate when the largest id is not a number (nanoid(7) alphabet).
+const idAlphabet = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
+function randomId() {
+  return Array.from(randomBytes(7), (b) => idAlphabet[b & 63]).join('');
+}
+
+/** lodash-id's `getById`: ids match by their string form, so `/list/1` finds `{"id": 1}`. */
+export function findById(items: unknown[], id: string): Item | undefined {
+  return items.find(
+    (doc): doc is Item => isItem(doc) && doc.id !== undefined && doc.id !== null && String(doc.id) === id,
+  );
+}
+
+/** json-server's `createId`: the largest id plus one, 1 for an empty collection, a random string otherwise. */
+function nextId(items: unknown[]): number | string {
+  let max: any;
+  for (const doc of items) {
+    const id: any = isItem(doc) ? doc.id : undefined;
+    if (id === undefined || id === null || Number.isNaN(id)) continue;
+    if (max === undefined || id > max) max = id;
+  }
+  if (max === undefined) return 1;
+  return typeof max === 'number' && Number.isFinite(max) ? max + 1 : randomId();
+}
+
+export interface StoreOptions {
+  log: FastifyBaseLogger;
+  /** How long to wait for another process's lock before refusing to start. */
+  lockWaitMs: number;
+}
+
+export type InsertResult = { item: Item } | { conflict: string };
+
+/**
+ * The JSON file and the data it holds. Mutations change memory at once (JavaScript runs them one at a time,
+ * so concurrent requests never lose each other's changes) and resolve only once a flush that includes them is
+ * durable; writes arriving during a flush are grouped into the next one.
+ */
+export class ListStore {
+  data: Data = {};
+  /** Bumped on every change, in memory or from disk; caches key on it. */
+  version = 0;
+  private durableText = '';
+  private flushing = false;
+  private flushed: Promise<void> = Promise.resolve();
+  private writes = 0;
+  private waiters: { version: number; resolve(): void; reject(error: Error): void }[] = [];
+  private watcher?: FSWatcher;
+  private reloadTimer?: NodeJS.Timeout;
+  private reloadAfterFlush = false;
+  private compromised?: string;
+  private closed = false;
+  private release?: () => Promise<void>;
+
+  private constructor(
+    readonly file: string,
+    private readonly options: StoreOptions,
+  ) {}
+
+  /** Locks the file, reads it (creating it when missing) and starts watching it for edits by hand. */
+  static async open(file: string, options: StoreOptions): Promise<ListStore> {
+    const store = new ListStore(file, options);
+    await mkdir(path.dirname(file), { recursive: true });
+    await store.lock();
+    try {
+      await store.load();
+    } catch (error) {
+      await store.release?.();
+      throw error;
+    }
+    store.watch();
+    return store;
+  }
+
+  private async lock() {
+    const { lockWaitMs, log } = this.options;
+    const retries = Math.ceil(lockWaitMs / 500);
+    try {
+      this.release = await lockfile.lock(this.file, {
+        realpath: false,
+        // A crashed holder's lock counts as abandoned after `stale` ms; a live holder refreshes it every second.
+        stale: 5000,
+        update: 1000,
+        retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: 500, maxTimeout: 500 },
+        onCompromised: (error) => {
+          this.compromised = `the lock on ${this.file} was lost (${error.message}); restart the service`;
+          log.error({ file: this.file }, this.compromised);
+        },
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+        throw new DataFileError(
+          `${this.file} is in use by another process (lock ${this.file}.lock); stop it or set LIST_FILE to another file`,
+        );
+      }
+      throw new DataFileError(`${this.file}: cannot lock: ${(error as Error).message}`);
+    }
+  }
+
+  private async load() {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new DataFileError(`${this.file}: cannot read: ${(error as Error).message}`);
+      }
+      text = serialize(freshData);
+      try {
+        await this.writeDurably(text);
+      } catch (writeError) {
+        throw new DataFileError(`${this.file}: cannot create: ${(writeError as Error).message}`);
+      }
+      this.options.log.info({ file: this.file }, 'created the list data file');
+    }
+    try {
+      this.data = parseData(text);
+    } catch (error) {
+      throw new DataFileError(`${this.file}: ${(error as Error).message}`);
+    }
+    this.durableText = text;
+  }
+
+  /** The top-level arrays (json-server's plural resources), without `$schema`. */
+  collection(name: string): unknown[] | undefined {
+    if (name === '$schema' || !Object.hasOwn(this.data, name)) return undefined;
+    const value = this.data[name];
+    return Array.isArray(value) ? value : undefined;
+  }
+
+  resources(): { name: string; count: number }[] {
+    return Object.keys(this.data)
+      .filter((name) => this.collection(name))
+      .map((name) => ({ name, count: (this.data[name] as unknown[]).length }));
+  }
+
+  /** lodash-id `insert`: a missing or falsy id is generated; an id already taken is a conflict. */
+  insert(collection: unknown[], body: Item): { item: Item; saved: Promise<void> } | { conflict: string } {
+    const item: Item = { ...body };
+    if (!item.id) item.id = nextId(collection);
+    if (findById(collection, String(item.id)))
+      return { conflict: `id ${JSON.stringify(item.id)} already exists` };
+    collection.push(item);
+    return { item, saved: this.commit() };
+  }
+
+  /** lodash-id `replaceById`: the body's fields replace the item's, the id stays. */
+  replace(item: Item, body: Item): Promise<void> {
+    const id = item.id;
+    for (const key of Object.keys(item)) delete item[key];
+    Object.assign(item, body, { id });
+    return this.commit();
+  }
+
+  /** lodash-id `updateById`: the body's fields are merged into the item, the id stays. */
+  merge(item: Item, body: Item): Promise<void> {
+    Object.assign(item, body, { id: item.id });
+    return this.commit();
+  }
+
+  remove(collection: unknown[], item: Item): Promise<void> {
+    collection.splice(collection.indexOf(item), 1);
+    return this.commit();
+  }
+
+  private commit(): Promise<void> {
+    this.version++;
+    const version = this.version;
+    const saved = new Promise<void>((resolve, reject) => this.waiters.push({ version, resolve, reject }));
+    if (!this.flushing) {
+      this.flushing = true;
+      this.flushed = this.flushLoop();
+    }
+    return saved;
+  }
+
+  private async flushLoop() {
+    try {
+      while (this.waiters.length > 0) {
+        const version = this.version;
+        const text = serialize(this.data);
+        try {
+          if (this.compromised) throw new Error(this.compromised);
+          await this.writeDurably(text);
+          this.durableText = text;
+          const done = this.waiters.filter((w) => w.version <= version);
+          this.waiters = this.waiters.filter((w) => w.version > version);
+          for (const waiter of done) waiter.resolve();
+        } catch (error) {
+          // Nothing unsaved may stay visible: go back to what the file holds and fail every pending write.
+          this.options.log.error({ err: error, file: this.file }, 'writing the list data file failed');
+          this.data = parseData(this.durableText);
+          this.version++;
+          const failed = this.waiters;
+          this.waiters = [];
+          const reason = new WriteFailedError(`the change could not be saved: ${(error as Error).message}`);
+          for (const waiter of failed) waiter.reject(reason);
+        }
+      }
+    } finally {
+      this.flushing = false;
+      if (this.reloadAfterFlush) this.scheduleReload();
+    }
+  }
+
+  /** Temp file, fsync, rename over the file, fsync the directory: a crash leaves the old file or the new one. */
+  private async writeDurably(text: string) {
+    this.writes++;
+    const temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+    const handle = await open(temp, 'w', 0o644);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    const dir = await open(path.dirname(this.file), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  // The directory is watched, not the file: every save (ours or an editor's) replaces the file's inode.
+  private watch() {
+    const base = path.basename(this.file);
+    try {
+      this.watcher = watch(path.dirname(this.file), (_event, name) => {
+        if (name && name !== base) return;
+        this.scheduleReload();
+      });
+      this.watcher.on('error', (error) =>
+        this.options.log.warn({ err: error }, 'watching the list file stopped'),
+      );
+    } catch (error) {
+      this.options.log.warn(
+        { err: error, file: this.file },
+        'cannot watch the list file; edits by hand need a restart',
+      );
+    }
+  }
+
+  private scheduleReload() {
+    if (this.closed) return;
+    this.reloadAfterFlush = false;
+    clearTimeout(this.reloadTimer);
+    // Editors save in several steps; wait for them to settle.
+    this.reloadTimer = setTimeout(() => void this.reload(), 50);
+  }
+
+  private async reload() {
+    if (this.closed) return;
+    if (this.flushing) {
+      this.reloadAfterFlush = true;
+      return;
+    }
+    const writes = this.writes;
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.options.log.warn({ err: error, file: this.file }, 'cannot re-read the list file');
+      }
+      return;
+    }
+    // Our own save may have replaced the file while it was being read: look again once it is done.
+    if (this.flushing || writes !== this.writes) {
+      this.reloadAfterFlush = true;
+      if (!this.flushing) this.scheduleReload();
+      return;
+    }
+    if (text === this.durableText || this.closed) return;
+    try {
+      this.data = parseData(text);
+    } catch (error) {
+      this.options.log.error(
+        { file: this.file },
+        `the list file was edited and is now invalid: ${(error as Error).message}; still serving the last good data`,
+      );
+      return;
+    }
+    this.durableText = text;
+    this.version++;
+    this.options.log.info({ file: this.file }, 'the list file changed on disk; reloaded');
+  }
+
+  async close() {
+    this.closed = true;
+    clearTimeout(this.reloadTimer);
+    this.watcher?.close();
+    await this.flushed;
+    await this.release?.().catch(() => {});
+  }
+}
