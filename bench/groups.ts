@@ -1,0 +1,190 @@
+import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
+import { type LoadRequest, type LoadResult, load, medianResult } from './lib/load.js';
+import type { ServerProcess } from './lib/server.js';
+import { ratio } from './report.js';
+import type { BenchContext } from './run.js';
+import { startBacklot, startCeiling, startJsonServer } from './targets.js';
+
+export interface Contender {
+  name: string;
+  server: Pick<ServerProcess, 'peakRssMiB'>;
+  url: string;
+  request?: LoadRequest;
+}
+
+/**
+ * Runs `request` against backlot and each peer, alternating so drift hits all alike, `repeats` times; records the
+ * medians and backlot's ratio to each peer.
+ */
+export async function compare(
+  ctx: BenchContext,
+  group: string,
+  scenario: string,
+  request: LoadRequest,
+  contenders: Contender[],
+  target?: string,
+) {
+  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  for (let i = 0; i < ctx.repeats; i++) {
+    for (const c of contenders) runs.get(c.name)!.push(await load(c.url, c.request ?? request, ctx.settings));
+  }
+  const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(runs.get(c.name)!) }));
+  const ratios = peers.map((p) => `${ratio(mine.result, p.result)} ${p.c.name}`).join(', ');
+  ctx.report.add({
+    group,
+    scenario,
+    server: mine.c.name,
+    result: mine.result,
+    peakRssMiB: mine.c.server.peakRssMiB(),
+    ratio: ratios,
+    note: target,
+  });
+  for (const p of peers) {
+    ctx.report.add({
+      group,
+      scenario,
+      server: p.c.name,
+      result: p.result,
+      peakRssMiB: p.c.server.peakRssMiB(),
+    });
+  }
+  return mine.result;
+}
+
+/** Only backlot: a figure to report beside others (no peer). */
+export async function measure(
+  ctx: BenchContext,
+  group: string,
+  scenario: string,
+  c: Contender,
+  note?: string,
+) {
+  const results: LoadResult[] = [];
+  for (let i = 0; i < ctx.repeats; i++) results.push(await load(c.url, c.request!, ctx.settings));
+  const result = medianResult(results);
+  ctx.report.add({ group, scenario, server: c.name, result, peakRssMiB: c.server.peakRssMiB(), note });
+  return result;
+}
+
+const launch = (ctx: BenchContext) => ({ fromSource: ctx.fromSource });
+
+async function posts(ctx: BenchContext) {
+  const backlot = await startBacklot(launch(ctx), ['posts'], {});
+  const dataset = buildDataset();
+  const peer = await startJsonServer({ ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') });
+  const one = await (await fetch(`${backlot.url}/posts/1`)).text();
+  const ceiling = await startCeiling(one);
+  try {
+    const b = { name: 'backlot', server: backlot, url: backlot.url };
+    const j = { name: 'json-server', server: peer, url: peer.url };
+    const c = { name: 'node:http ceiling', server: ceiling, url: ceiling.url };
+    await compare(
+      ctx,
+      'posts',
+      'GET /posts/1',
+      { path: '/posts/1' },
+      [b, j, c],
+      'target ≥ 5× json-server, ≥ 0.7× ceiling',
+    );
+    await compare(ctx, 'posts', 'GET /posts', { path: '/posts' }, [b, j], 'target ≥ 10× json-server');
+    const gzip = { path: '/photos', headers: { 'accept-encoding': 'gzip' } };
+    await compare(ctx, 'posts', 'GET /photos (gzip)', gzip, [b, j], 'reported');
+  } finally {
+    await Promise.all([backlot.stop(), peer.stop(), ceiling.stop()]);
+  }
+}
+
+function listFile(items: number) {
+  return { list: Array.from({ length: items }, (_, i) => ({ id: i + 1, item: `item ${i + 1}` })) };
+}
+
+async function list(ctx: BenchContext) {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-list-'));
+  const file = path.join(dir, 'list.json');
+  writeFileSync(file, JSON.stringify(listFile(100)));
+  const backlot = await startBacklot(launch(ctx), ['list'], { LIST_FILE: file, LIST_DELAY_MS: '0' });
+  const peer = await startJsonServer(listFile(100));
+  try {
+    const b = { name: 'backlot', server: backlot, url: backlot.url };
+    const j = { name: 'json-server', server: peer, url: peer.url };
+    await compare(
+      ctx,
+      'list',
+      'GET /list (100 items, delay 0)',
+      { path: '/list' },
+      [b, j],
+      'target ≥ 3× json-server',
+    );
+    const post = {
+      method: 'POST',
+      path: '/list',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ item: 'milk' }),
+    };
+    await compare(
+      ctx,
+      'list',
+      'POST /list (fsync per acknowledged write)',
+      post,
+      [b, j],
+      'target ≥ 1× json-server (which does not fsync)',
+    );
+  } finally {
+    await Promise.all([backlot.stop(), peer.stop()]);
+  }
+}
+
+async function listDelay(ctx: BenchContext) {
+  const backlot = await startBacklot(launch(ctx), ['list'], {});
+  try {
+    const connections = ctx.smoke ? 50 : 1000;
+    const durationSeconds = ctx.smoke ? 2 : 20;
+    const result = await load(
+      backlot.url,
+      { path: '/list' },
+      { connections, durationSeconds, pipelining: 1 },
+    );
+    ctx.report.add({
+      group: 'list',
+      scenario: `GET /list, delay 1500 ms, ${connections} connections held ${durationSeconds} s`,
+      server: 'backlot',
+      result,
+      peakRssMiB: backlot.peakRssMiB(),
+      note: 'target: zero errors, p99 < 1,600 ms',
+    });
+  } finally {
+    await backlot.stop();
+  }
+}
+
+/** Time from process start to every service answering /readyz, and idle RSS of all services in one process. */
+async function startup(ctx: BenchContext) {
+  const all = ['profiles', 'things', 'list', 'employees', 'posts', 'machines', 'content'];
+  for (const [label, env] of [
+    ['PostgreSQL over TLS', { DATABASE_URL: ctx.postgres.url }],
+    ['PGlite (embedded), first start', {}],
+  ] as const) {
+    const started = Date.now();
+    const backlot = await startBacklot(launch(ctx), all, { ...env, LIST_DELAY_MS: '0' });
+    const ms = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 1000));
+    ctx.report.add({
+      group: 'startup',
+      scenario: `all 7 services, ${label}`,
+      server: 'backlot',
+      peakRssMiB: backlot.peakRssMiB(),
+      note: `ready in ${ms} ms; idle RSS ${backlot.rssMiB().toFixed(0)} MiB`,
+    });
+    await backlot.stop();
+  }
+}
+
+export const groups: Record<string, (ctx: BenchContext) => Promise<void>> = {
+  posts,
+  list,
+  'list-delay': listDelay,
+  startup,
+};

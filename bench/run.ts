@@ -1,0 +1,62 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startPostgres, type TestPostgres } from '../test/postgres.js';
+import { groups } from './groups.js';
+import type { LoadSettings } from './lib/load.js';
+import { Report } from './report.js';
+
+export interface BenchContext {
+  settings: LoadSettings;
+  repeats: number;
+  /** Smoke runs (the test suite) shrink data sizes and skip the long holds. */
+  smoke: boolean;
+  fromSource: boolean;
+  postgres: TestPostgres;
+  report: Report;
+}
+
+export interface BenchOptions {
+  groups: string[];
+  smoke: boolean;
+  fromSource: boolean;
+  output?: string;
+}
+
+/** Runs the chosen groups (all when none) and returns the report. */
+export async function runBench(options: BenchOptions) {
+  const settings: LoadSettings = options.smoke
+    ? { connections: 10, durationSeconds: 1, pipelining: 1 }
+    : { connections: 50, durationSeconds: 10, pipelining: 1 };
+  const repeats = options.smoke ? 1 : 3;
+  const report = new Report({ ...settings, repeats });
+  const chosen = options.groups.length > 0 ? options.groups : Object.keys(groups);
+  const unknown = chosen.filter((g) => !(g in groups));
+  if (unknown.length > 0)
+    throw new Error(`unknown group ${unknown[0]} (valid: ${Object.keys(groups).join(', ')})`);
+  const postgres = await startPostgres({ tls: true });
+  try {
+    const ctx: BenchContext = {
+      settings,
+      repeats,
+      smoke: options.smoke,
+      fromSource: options.fromSource,
+      postgres,
+      report,
+    };
+    for (const name of chosen) await groups[name](ctx);
+  } finally {
+    await postgres.stop();
+  }
+  if (options.output) writeFileSync(options.output, report.markdown(new Date().toISOString().slice(0, 10)));
+  return report;
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const smoke = args.includes('--smoke');
+  const fromSource = smoke || args.includes('--source');
+  const output = args.includes('--no-write')
+    ? undefined
+    : path.resolve(import.meta.dirname, '../docs/benchmarks.md');
+  await runBench({ groups: args.filter((a) => !a.startsWith('--')), smoke, fromSource, output });
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../test/postgres.js';
+import { startServer } from './lib/server.js';
+
+/** How backlot is started: the built output (production) or the TypeScript sources (smoke runs in tests). */
+export interface Launch {
+  fromSource: boolean;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function backlotCommand(launch: Launch, args: string[]) {
+  return launch.fromSource
+    ? [process.execPath, '--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]
+    : [process.execPath, path.join(root, 'dist/cli.js'), ...args];
+}
+
+/** `backlot serve <ids>` with production logging on free ports; resolves when every service is ready. */
+export async function startBacklot(
+  launch: Launch,
+  ids: string[],
+  env: Record<string, string | undefined>,
+  readyPath = '/readyz',
+) {
+  const ports = await Promise.all(ids.map(() => freePort()));
+  const portEnv = Object.fromEntries(ids.map((id, i) => [`${id.toUpperCase()}_PORT`, String(ports[i])]));
+  const dataDir = env.BACKLOT_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'backlot-bench-'));
+  // With one id the service is "alone" and --port decides; with several each <ID>_PORT does.
+  const args = [
+    'serve',
+    ...ids,
+    '--host',
+    '127.0.0.1',
+    ...(ids.length === 1 ? ['--port', String(ports[0])] : []),
+  ];
+  const server = await startServer(`backlot ${ids.join(' ')}`, backlotCommand(launch, args), {
+    url: `http://127.0.0.1:${ports[0]}`,
+    readyPath,
+    env: {
+      LOG_LEVEL: 'warn',
+      LOG_PRETTY: 'false',
+      NODE_ENV: 'production',
+      BACKLOT_DATA_DIR: dataDir,
+      ...portEnv,
+      ...env,
+    },
+  });
+  for (const port of ports.slice(1)) {
+    for (let i = 0; i < 200; i++) {
+      const ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    ...server,
+    urls: Object.fromEntries(ids.map((id, i) => [id, `http://127.0.0.1:${ports[i]}`])),
+    dataDir,
+  };
+}
+
+/** json-server 0.17.4 (the engine behind the public posts API and the list service's original) on a db file. */
+export async function startJsonServer(db: unknown) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-json-server-'));
+  const file = path.join(dir, 'db.json');
+  writeFileSync(file, JSON.stringify(db));
+  const port = await freePort();
+  const cli = path.join(root, 'node_modules/json-server/lib/cli/bin.js');
+  return startServer('json-server 0.17.4', [process.execPath, cli, file, '--port', String(port), '--quiet'], {
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/db',
+  });
+}
+
+/** The ceiling: a bare node:http server sending one constant buffer. */
+export async function startCeiling(body: string) {
+  const port = await freePort();
+  return startServer(
+    'node:http constant',
+    [process.execPath, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
+    { url: `http://127.0.0.1:${port}`, readyPath: '/', env: { PORT: String(port), CEILING_BODY: body } },
+  );
+}

@@ -1,0 +1,13 @@
+// tsc compiles only TypeScript: copy the other files services load at run time (GraphQL schema, HTML) to dist/.
+import { cpSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const assets = /\.(graphql|html|css|svg|png|json)$/;
+function walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) walk(full);
+    else if (assets.test(name)) cpSync(full, path.join('dist', path.relative('src', full)));
+  }
+}
+walk('src');
