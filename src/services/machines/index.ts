@@ -1,4 +1,12 @@
 import { defineService } from '../../platform/service.js';
+import { errorBody } from './errors.js';
+import { migrations } from './migrations.js';
+import { machinesRoutes } from './routes.js';
+import { machinesSettings } from './settings.js';
+import { deleteOldCounters } from './store.js';
+import { prepareTokens, tokenCommand } from './tokens.js';
+
+const COUNTER_SWEEP_MS = 10 * 60 * 1000;
 
 export const machines = defineService({
   id: 'machines',
@@ -6,10 +14,29 @@ export const machines = defineService({
   ports: { alone: 8080, together: 8084 },
   portEnv: ['PORT'],
   schema: 'machines',
-  migrations: [],
+  migrations,
   openapi: true,
   docsPath: '/docs',
-  settings: () => ({}),
-  errorBody: ({ message }) => ({ message }),
-  start: async () => ({ routes: async () => {} }),
+  exposeHeaders: ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'link'],
+  settings: machinesSettings,
+  errorBody,
+  async start(ctx) {
+    const banner = await prepareTokens(ctx);
+    // Rate-limit windows older than an hour are never read again.
+    const sweep = setInterval(() => {
+      const cutoff = Math.floor(Date.now() / 1000) - 2 * 3600;
+      deleteOldCounters(ctx.db, cutoff).catch((error) =>
+        ctx.log.warn({ err: error }, 'rate counter sweep failed'),
+      );
+    }, COUNTER_SWEEP_MS);
+    sweep.unref();
+    return {
+      routes: machinesRoutes(ctx.db, ctx.settings),
+      banner,
+      async close() {
+        clearInterval(sweep);
+      },
+    };
+  },
+  commands: { token: tokenCommand },
 });

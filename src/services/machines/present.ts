@@ -1,0 +1,96 @@
+import { findImage, findRegion, findSize, regionIndex } from './catalog.js';
+import type { ActionRow, MachineRow } from './store.js';
+
+/** ISO 8601 with seconds and `Z`, as the provider writes timestamps. */
+export const isoSeconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
+
+/** Provisioning is derived from the stored creation time, so every process and restart agrees. */
+export const isProvisioned = (createdAt: Date, provisionMs: number, now = Date.now()) =>
+  now >= createdAt.getTime() + provisionMs;
+
+interface NetworkInterface {
+  ip_address: string;
+  netmask: string | number;
+  gateway: string;
+  type: 'public' | 'private';
+}
+
+/** Stable, made-up addresses from the machine id: public ones in 198.18.0.0/15 (reserved for testing). */
+function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInterface[] } {
+  const r = regionIndex(row.region);
+  const n = row.id % 65_024;
+  const publicThird = Math.floor(n / 254);
+  const host = (n % 254) + 1;
+  const v4: NetworkInterface[] = [
+    {
+      ip_address: `10.${100 + r}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`,
+      netmask: '255.255.0.0',
+      gateway: `10.${100 + r}.0.1`,
+      type: 'private',
+    },
+    {
+      ip_address: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.${host}`,
+      netmask: '255.255.255.0',
+      gateway: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.1`,
+      type: 'public',
+    },
+  ];
+  const v6: NetworkInterface[] = row.ipv6
+    ? [
+        {
+          ip_address: `2001:db8:${(r + 1).toString(16)}::${row.id.toString(16)}`,
+          netmask: 64,
+          gateway: `2001:db8:${(r + 1).toString(16)}::1`,
+          type: 'public',
+        },
+      ]
+    : [];
+  return { v4, v6 };
+}
+
+/** The machine object of the API; `withVpc` is false for the create response, as the provider does. */
+export function presentMachine(row: MachineRow, provisionMs: number, withVpc = true) {
+  const active = isProvisioned(row.created_at, provisionMs);
+  const size = findSize(row.size);
+  const region = findRegion(row.region);
+  const image = findImage(row.image_id);
+  if (!size || !region || !image) throw new Error(`machine ${row.id} refers to a value not in the catalog`);
+  return {
+    id: row.id,
+    name: row.name,
+    memory: size.memory,
+    vcpus: size.vcpus,
+    disk: size.disk,
+    locked: false,
+    status: active ? 'active' : 'new',
+    kernel: null,
+    created_at: isoSeconds(row.created_at),
+    features: row.features,
+    backup_ids: [],
+    snapshot_ids: [],
+    volume_ids: [],
+    next_backup_window: null,
+    image,
+    size,
+    size_slug: size.slug,
+    networks: active ? networksFor(row) : { v4: [], v6: [] },
+    region,
+    tags: row.tags,
+    ...(withVpc ? { vpc_uuid: row.vpc_uuid } : {}),
+  };
+}
+
+export function presentAction(row: ActionRow, provisionMs: number) {
+  const completed = isProvisioned(row.started_at, provisionMs);
+  return {
+    id: row.id,
+    status: completed ? 'completed' : 'in-progress',
+    type: row.type,
+    started_at: isoSeconds(row.started_at),
+    completed_at: completed ? isoSeconds(new Date(row.started_at.getTime() + provisionMs)) : null,
+    resource_id: row.resource_id,
+    resource_type: row.resource_type,
+    region: findRegion(row.region) ?? null,
+    region_slug: row.region,
+  };
+}
