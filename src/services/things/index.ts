@@ -1,15 +1,42 @@
 import { defineService } from '../../platform/service.js';
+import { commands } from './commands.js';
+import { openDatastore } from './datastore.js';
+import { errorBody } from './errors.js';
+import { migrations } from './migrations.js';
+import { thingsRoutes } from './routes.js';
+import { thingsSettings } from './settings.js';
+import { ThingsStore } from './store.js';
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export const things = defineService({
   id: 'things',
   title: 'Signup, login and things',
   ports: { alone: 8080, together: 8081 },
   portEnv: ['PORT'],
+  hostEnv: 'IP',
   schema: 'things',
-  migrations: [],
+  migrations,
   openapi: true,
   docsPath: '/docs',
-  settings: () => ({}),
-  errorBody: ({ message }) => ({ message }),
-  start: async () => ({ routes: async () => {} }),
+  exposeHeaders: ['retry-after'],
+  settings: thingsSettings,
+  errorBody,
+  commands,
+  async start(ctx) {
+    const datastore = await openDatastore(ctx);
+    const store = new ThingsStore(datastore.db);
+    const sweep = setInterval(() => {
+      store.sweep(ctx.settings.rateLimit.windowSeconds).catch((err) => ctx.log.warn({ err }, 'sweep failed'));
+    }, SWEEP_INTERVAL_MS);
+    sweep.unref();
+    return {
+      routes: thingsRoutes(store, ctx.settings),
+      banner: datastore.banner,
+      async close() {
+        clearInterval(sweep);
+        await datastore.close();
+      },
+    };
+  },
 });
