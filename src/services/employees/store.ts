@@ -1,0 +1,146 @@
+import type { Database } from '../../platform/database.js';
+import { hashPassword, verifyPassword } from '../../platform/secrets.js';
+import { sampleEmployees } from './seed.js';
+import type { ConfiguredAccount, Role } from './settings.js';
+
+export interface Employee {
+  id: number;
+  name: string;
+  age: number;
+  image: string | null;
+}
+
+export interface EmployeeFields {
+  name: string;
+  age: number;
+  image: string | null;
+}
+
+export interface Account {
+  name: string;
+  passwordHash: string;
+  role: Role;
+}
+
+const columns = 'id, name, age, image';
+const uniqueViolation = '23505';
+
+export class EmployeeStore {
+  constructor(private readonly db: Database) {}
+
+  async listEmployees(): Promise<Employee[]> {
+    const { rows } = await this.db.query<Employee>(`SELECT ${columns} FROM employees.employees ORDER BY id`);
+    return rows;
+  }
+
+  async findEmployee(id: number): Promise<Employee | undefined> {
+    const { rows } = await this.db.query<Employee>(
+      `SELECT ${columns} FROM employees.employees WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** A new record with the next id. */
+  async createEmployee(fields: EmployeeFields): Promise<Employee> {
+    // A generated id can collide with one a client chose earlier (see createEmployeeWithId): take the next one.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { rows } = await this.db.query<Employee>(
+          `INSERT INTO employees.employees (name, age, image) VALUES ($1, $2, $3) RETURNING ${columns}`,
+          [fields.name, fields.age, fields.image],
+        );
+        return rows[0];
+      } catch (error) {
+        if ((error as { code?: string }).code !== uniqueViolation || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  /** A new record with the id the client chose; undefined when that id is taken. */
+  async createEmployeeWithId(id: number, fields: EmployeeFields): Promise<Employee | undefined> {
+    const { rows } = await this.db.query<Employee>(
+      `INSERT INTO employees.employees (id, name, age, image) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO NOTHING RETURNING ${columns}`,
+      [id, fields.name, fields.age, fields.image],
+    );
+    if (rows[0]) {
+      // Move the id sequence past the chosen id so later generated ids do not run into it.
+      await this.db.query(
+        `SELECT setval(s, GREATEST(nextval(s), $1::bigint))
+         FROM (SELECT pg_get_serial_sequence('employees.employees', 'id') AS s) AS seq`,
+        [id],
+      );
+    }
+    return rows[0];
+  }
+
+  async replaceEmployee(id: number, fields: EmployeeFields): Promise<Employee | undefined> {
+    const { rows } = await this.db.query<Employee>(
+      `UPDATE employees.employees SET name = $2, age = $3, image = $4 WHERE id = $1 RETURNING ${columns}`,
+      [id, fields.name, fields.age, fields.image],
+    );
+    return rows[0];
+  }
+
+  async deleteEmployee(id: number): Promise<boolean> {
+    const { rowCount } = await this.db.query('DELETE FROM employees.employees WHERE id = $1', [id]);
+    return rowCount > 0;
+  }
+
+  /** Inserts the sample employees the first time ever; true when it did. */
+  async seedOnce(): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // The event row is the record that seeding happened; a concurrent start waits on it and then skips.
+      const { rows } = await tx.query(
+        `INSERT INTO employees.events (name) VALUES ('sample_seed') ON CONFLICT (name) DO NOTHING RETURNING name`,
+      );
+      if (rows.length === 0) return false;
+      await tx.query(
+        `INSERT INTO employees.employees (name, age)
+         SELECT name, age FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS s(name, age, n) ORDER BY n`,
+        [sampleEmployees.map((e) => e.name), sampleEmployees.map((e) => e.age)],
+      );
+      return true;
+    });
+  }
+
+  async findAccount(name: string): Promise<Account | undefined> {
+    const { rows } = await this.db.query<Account>(
+      'SELECT name, password_hash AS "passwordHash", role FROM employees.accounts WHERE name = $1',
+      [name],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Makes the stored accounts exactly the configured ones. A password that still matches its stored hash
+   * keeps that hash, so restarts do not re-hash every password.
+   */
+  async replaceAccounts(wanted: ConfiguredAccount[]): Promise<void> {
+    const { rows } = await this.db.query<Account>(
+      'SELECT name, password_hash AS "passwordHash", role FROM employees.accounts',
+    );
+    const stored = new Map(rows.map((r) => [r.name, r]));
+    const hashed = await Promise.all(
+      wanted.map(async (account) => {
+        const current = stored.get(account.name);
+        const keep = current && (await verifyPassword(current.passwordHash, account.password));
+        const passwordHash = keep ? current.passwordHash : await hashPassword(account.password);
+        return { name: account.name, passwordHash, role: account.role };
+      }),
+    );
+    await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM employees.accounts WHERE NOT (name = ANY($1::text[]))', [
+        hashed.map((a) => a.name),
+      ]);
+      for (const account of hashed) {
+        await tx.query(
+          `INSERT INTO employees.accounts (name, password_hash, role) VALUES ($1, $2, $3)
+           ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role`,
+          [account.name, account.passwordHash, account.role],
+        );
+      }
+    });
+  }
+}
