@@ -1,4 +1,7 @@
 import { defineService } from '../../platform/service.js';
+import { Catalog } from './catalog.js';
+import { postsRoutes } from './routes.js';
+import { postsSettings } from './settings.js';
 
 export const posts = defineService({
   id: 'posts',
@@ -9,7 +12,15 @@ export const posts = defineService({
   migrations: [],
   openapi: true,
   docsPath: '/docs',
-  settings: () => ({}),
-  errorBody: ({ message }) => ({ message }),
-  start: async () => ({ routes: async () => {} }),
+  exposeHeaders: ['x-total-count', 'link', 'etag'],
+  settings: postsSettings,
+  // Every error of this API, unknown routes included, is an empty JSON object (json-server's answer).
+  errorBody: () => ({}),
+  start: async (ctx) => {
+    const catalog = Catalog.instance();
+    const fallbackOrigin = ctx.settings.publicUrl ?? new URL(ctx.publicUrl).origin;
+    // The service's own URL gets its photo bodies before the first request; other Host names on first use.
+    await catalog.warm(fallbackOrigin);
+    return { routes: postsRoutes({ catalog, publicUrl: ctx.settings.publicUrl, fallbackOrigin }) };
+  },
 });

@@ -1,0 +1,295 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
+import { type Catalog, nestedRoutes } from './catalog.js';
+import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
+import { solidPng } from './images.js';
+import { listItems, type PageLinks, type Query, withRelations } from './query.js';
+import * as schemas from './schemas.js';
+
+export interface RouteOptions {
+  catalog: Catalog;
+  /** Fixed origin for photo URLs (POSTS_PUBLIC_URL), else taken from each request. */
+  publicUrl?: string;
+  /** Used when a request's Host header is missing or malformed. */
+  fallbackOrigin: string;
+}
+
+const hostPattern = /^(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
+const emptyObject = '{}';
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).header('content-type', jsonType).send(emptyObject);
+}
+
+/** Writes answer with JSON but are never cached. */
+function sendWritten(reply: FastifyReply, value: unknown) {
+  return reply.code(200).header('content-type', jsonType).send(toJson(value));
+}
+
+/** The request body as an object: anything else (arrays, strings, unparsable text) counts as `{}`. */
+function bodyObject(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+function parseJsonLeniently(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+/** `Link: <…?_page=1>; rel="first", …`: the request's own URL with `_page` replaced. */
+function linkHeader(origin: string, url: string, links: PageLinks) {
+  const [path = '', search = ''] = url.split(/\?(.*)/s);
+  const pageUrl = (page: number) => {
+    const pairs = search
+      .split('&')
+      .filter((pair) => pair !== '')
+      .map((pair) => (decodeKey(pair) === '_page' ? `_page=${page}` : pair));
+    return `${origin}${path}?${pairs.join('&')}`;
+  };
+  return (Object.entries(links) as [string, number][])
+    .map(([rel, page]) => `<${pageUrl(page)}>; rel="${rel}"`)
+    .join(', ');
+}
+
+function decodeKey(pair: string) {
+  const key = pair.split('=')[0] as string;
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
+}
+
+export function postsRoutes(options: RouteOptions) {
+  const { catalog } = options;
+  const fixed = options.publicUrl;
+
+  const originOf = (request: FastifyRequest) => {
+    if (fixed) return fixed;
+    const host = request.headers.host;
+    return host && hostPattern.test(host)
+      ? `${request.protocol}://${host.toLowerCase()}`
+      : options.fallbackOrigin;
+  };
+
+  /** The precomputed answer for a query-less GET, if there is one. */
+  const stored = (request: FastifyRequest, photos: boolean): Body | undefined => {
+    if (request.url.includes('?')) return undefined;
+    return photos
+      ? catalog.photoBodies(originOf(request))?.get(request.url)
+      : catalog.shared.get(request.url);
+  };
+
+  const images = new Map<string, Body>();
+
+  return async function routes(parent: FastifyInstance) {
+    const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+
+    // No validation and no 400s: a write body that is not a JSON object is an empty one.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, parseJsonLeniently(body as string));
+    });
+
+    for (const schema of Object.values(schemas.itemSchemas)) app.addSchema(schema);
+
+    app.get('/', { schema: { hide: true } }, async (request, reply) =>
+      sendBody(request, reply, catalog.shared.get('/') as Body),
+    );
+
+    app.get(
+      '/db',
+      {
+        schema: {
+          summary: 'The whole dataset in one object',
+          tags: ['dataset'],
+          response: { 200: Type.Record(Type.String(), Type.Array(Type.Unknown())) },
+        },
+      },
+      async (request, reply) => {
+        const body = catalog.photoBodies(originOf(request))?.get('/db');
+        if (body) return sendBody(request, reply, body);
+        return sendComputed(request, reply, toJson(catalog.data(originOf(request)).data));
+      },
+    );
+
+    for (const name of resourceNames) registerResource(name);
+    for (const route of nestedRoutes) registerNested(route.parent, route.child, route.foreignKey);
+
+    app.get(
+      '/images/:size/:file',
+      {
+        schema: {
+          summary: 'A placeholder image (the photos link here)',
+          tags: ['photos'],
+          params: schemas.ImageParams,
+          produces: ['image/png'],
+          response: { 200: Type.String({ format: 'binary' }), 404: schemas.Empty },
+        },
+      },
+      async (request, reply) => {
+        const { size, file } = request.params;
+        const match = /^([0-9a-f]{6})\.png$/i.exec(file);
+        const pixels = Number(size);
+        if (!match || (pixels !== imageSizes.full && pixels !== imageSizes.thumbnail)) return notFound(reply);
+        const key = `${pixels}/${(match[1] as string).toLowerCase()}`;
+        let body = images.get(key);
+        if (!body) {
+          body = precompute(solidPng(pixels, match[1] as string), 'image/png');
+          // Any colour may be asked for, so the cache is bounded (each entry is about 200 bytes).
+          if (images.size >= 20_000) images.clear();
+          images.set(key, body);
+        }
+        return sendBody(request, reply, body);
+      },
+    );
+
+    function registerResource(name: ResourceName) {
+      const item = Type.Ref(schemas.itemSchemas[name]);
+      const tags = [name];
+      const photos = name === 'photos';
+      const dataFor = (request: FastifyRequest) => catalog.data(originOf(request));
+
+      app.get(
+        `/${name}`,
+        {
+          schema: {
+            summary: `List ${name}`,
+            tags,
+            querystring: schemas.ListQuery,
+            response: { 200: Type.Array(item) },
+          },
+        },
+        async (request, reply) => {
+          const body = stored(request, photos);
+          if (body) return sendBody(request, reply, body);
+          return sendList(request, reply, name, request.query as Query);
+        },
+      );
+
+      app.get(
+        `/${name}/:id`,
+        {
+          schema: {
+            summary: `One of the ${name}`,
+            tags,
+            params: schemas.IdParams,
+            querystring: schemas.RelationQuery,
+            response: { 200: item, 404: schemas.Empty },
+          },
+        },
+        async (request, reply) => {
+          const body = stored(request, photos);
+          if (body) return sendBody(request, reply, body);
+          const db = dataFor(request);
+          const found = db.byId[name].get(request.params.id);
+          if (!found) return notFound(reply);
+          const [shown] = withRelations(db, name, [found], request.query as Query);
+          return sendComputed(request, reply, toJson(shown));
+        },
+      );
+
+      const writeSchema = (summary: string) => ({
+        summary,
+        tags,
+        params: schemas.IdParams,
+        body: schemas.WriteBody,
+        response: { 200: item, 404: schemas.Empty },
+      });
+
+      app.post(
+        `/${name}`,
+        {
+          schema: {
+            summary: `Pretend to create one of the ${name} (200, nothing is kept)`,
+            tags,
+            body: schemas.WriteBody,
+            response: { 200: schemas.Written },
+          },
+        },
+        async (request, reply) => {
+          const id = catalog.base[name].length + 1;
+          return sendWritten(reply, { ...bodyObject(request), id });
+        },
+      );
+
+      app.put(
+        `/${name}/:id`,
+        { schema: writeSchema('Pretend to replace it (nothing is kept)') },
+        async (request, reply) => {
+          const found = dataFor(request).byId[name].get(request.params.id);
+          if (!found) return notFound(reply);
+          return sendWritten(reply, { ...bodyObject(request), id: found.id });
+        },
+      );
+
+      app.patch(
+        `/${name}/:id`,
+        { schema: writeSchema('Pretend to update some fields (nothing is kept)') },
+        async (request, reply) => {
+          const found = dataFor(request).byId[name].get(request.params.id);
+          if (!found) return notFound(reply);
+          return sendWritten(reply, { ...found, ...bodyObject(request), id: found.id });
+        },
+      );
+
+      app.delete(
+        `/${name}/:id`,
+        {
+          schema: {
+            summary: 'Pretend to delete it (nothing is kept)',
+            tags,
+            params: schemas.IdParams,
+            response: { 200: schemas.Empty, 404: schemas.Empty },
+          },
+        },
+        async (request, reply) => {
+          const found = catalog.base[name].some((entry) => String(entry.id) === request.params.id);
+          if (!found) return notFound(reply);
+          return sendWritten(reply, {});
+        },
+      );
+    }
+
+    function registerNested(parentName: ResourceName, child: ResourceName, foreignKey: string) {
+      const photos = child === 'photos';
+      app.get(
+        `/${parentName}/:id/${child}`,
+        {
+          schema: {
+            summary: `The ${child} of one of the ${parentName} (\`[]\` for an unknown one)`,
+            tags: [parentName],
+            params: schemas.IdParams,
+            querystring: schemas.ListQuery,
+            response: { 200: Type.Array(Type.Ref(schemas.itemSchemas[child])) },
+          },
+        },
+        async (request, reply) => {
+          const body = stored(request, photos);
+          if (body) return sendBody(request, reply, body);
+          const query = { ...(request.query as Query), [foreignKey]: request.params.id };
+          return sendList(request, reply, child, query);
+        },
+      );
+    }
+
+    async function sendList(request: FastifyRequest, reply: FastifyReply, name: ResourceName, query: Query) {
+      const origin = originOf(request);
+      const result = listItems(catalog.data(origin), name, query);
+      if (result.total !== undefined) reply.header('x-total-count', String(result.total));
+      if (result.links && Object.keys(result.links).length > 0) {
+        reply.header('link', linkHeader(origin, request.url, result.links));
+      }
+      return sendComputed(request, reply, toJson(result.items));
+    }
+  };
+}
