@@ -1,0 +1,79 @@
+import type { PostRow, Role, UserRow } from './store.js';
+
+/** Core WordPress primitive capabilities of each role (the subset the posts and users routes check). */
+const contributor = ['read', 'level_0', 'level_1', 'edit_posts', 'delete_posts'];
+const author = [
+  ...contributor,
+  'level_2',
+  'upload_files',
+  'edit_published_posts',
+  'publish_posts',
+  'delete_published_posts',
+];
+const editor = [
+  ...author,
+  'level_3',
+  'level_7',
+  'moderate_comments',
+  'manage_categories',
+  'manage_links',
+  'unfiltered_html',
+  'edit_others_posts',
+  'edit_private_posts',
+  'read_private_posts',
+  'delete_others_posts',
+  'delete_private_posts',
+  'edit_pages',
+  'publish_pages',
+];
+const administrator = [
+  ...editor,
+  'level_10',
+  'switch_themes',
+  'edit_theme_options',
+  'activate_plugins',
+  'manage_options',
+  'list_users',
+  'create_users',
+  'edit_users',
+  'delete_users',
+  'promote_users',
+  'remove_users',
+];
+
+export const roleCapabilities: Record<Role, readonly string[]> = {
+  administrator,
+  editor,
+  author,
+  contributor,
+  subscriber: ['read', 'level_0'],
+};
+
+export function can(user: UserRow | undefined, capability: string): boolean {
+  return user !== undefined && roleCapabilities[user.role].includes(capability);
+}
+
+/** WordPress's `edit_post` / `delete_post` meta capabilities mapped onto the primitives above. */
+export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', post: PostRow): boolean {
+  if (!user) return false;
+  const status = post.status === 'trash' ? (post.trashed_from ?? 'draft') : post.status;
+  const needed: string[] = [];
+  if (post.author === user.id) {
+    needed.push(
+      status === 'publish' || status === 'future' ? `${action}_published_posts` : `${action}_posts`,
+    );
+    if (status === 'private') needed.push(`${action}_private_posts`);
+  } else {
+    needed.push(`${action}_others_posts`);
+    if (status === 'publish' || status === 'future') needed.push(`${action}_published_posts`);
+    if (status === 'private') needed.push(`${action}_private_posts`);
+  }
+  return needed.every((c) => can(user, c));
+}
+
+/** Who may see a post: published ones are public, private ones need read_private_posts, the rest need edit rights. */
+export function canRead(user: UserRow | undefined, post: PostRow): boolean {
+  if (post.status === 'publish') return true;
+  if (post.status === 'private') return can(user, 'read_private_posts') || post.author === user?.id;
+  return canOnPost(user, 'edit', post);
+}

@@ -1,0 +1,194 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type TObject, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { siteOf } from './http.js';
+import type { Site } from './render.js';
+import {
+  ForceQuery,
+  IndexSchema,
+  ItemQuery,
+  PostListQuery,
+  PostWriteBody,
+  responses,
+  TermListQuery,
+  UserDeleteArgs,
+  UserListQuery,
+} from './schemas.js';
+import type { ContentSettings } from './settings.js';
+
+const idArg = { id: { description: 'Unique identifier for the object.', type: 'integer', required: true } };
+const contextArg = {
+  context: {
+    description: 'Scope under which the request is made.',
+    type: 'string',
+    enum: ['view', 'embed', 'edit'],
+    default: 'view',
+    required: false,
+  },
+};
+
+/** Route arguments in WordPress's form, read from the same schemas that validate the requests. */
+function argsOf(schema: TObject) {
+  const required = new Set(schema.required ?? []);
+  const args: Record<string, Record<string, unknown>> = {};
+  for (const [name, property] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
+    const arg: Record<string, unknown> = {};
+    if (property.description) arg.description = property.description;
+    if (property.anyOf) {
+      const consts = (property.anyOf as Record<string, unknown>[]).map((s) => s.const);
+      if (consts.every((c) => typeof c === 'string')) Object.assign(arg, { type: 'string', enum: consts });
+      else arg.type = (property.anyOf as Record<string, unknown>[]).map((s) => s.type ?? 'object');
+    } else if (property.type) arg.type = property.type;
+    if (property.items) {
+      const items = property.items as Record<string, unknown>;
+      arg.items = items.anyOf
+        ? { type: 'string', enum: (items.anyOf as Record<string, unknown>[]).map((s) => s.const) }
+        : { type: items.type };
+    }
+    for (const key of ['default', 'minimum', 'maximum', 'maxLength'] as const)
+      if (property[key] !== undefined) arg[key] = property[key];
+    arg.required = required.has(name);
+    args[name] = arg;
+  }
+  return args;
+}
+
+interface RouteSpec {
+  path: string;
+  endpoints: { methods: string[]; args: Record<string, unknown> }[];
+  /** Routes without parameters link to themselves. */
+  linked: boolean;
+}
+
+const routeSpecs: RouteSpec[] = [
+  {
+    path: '/wp/v2',
+    linked: true,
+    endpoints: [
+      { methods: ['GET'], args: { namespace: { default: 'wp/v2', required: false }, ...contextArg } },
+    ],
+  },
+  {
+    path: '/wp/v2/posts',
+    linked: true,
+    endpoints: [
+      { methods: ['GET'], args: argsOf(PostListQuery) },
+      { methods: ['POST'], args: argsOf(PostWriteBody) },
+    ],
+  },
+  {
+    path: '/wp/v2/posts/(?P<id>[\\d]+)',
+    linked: false,
+    endpoints: [
+      { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
+      { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(PostWriteBody) } },
+      { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
+    ],
+  },
+  ...(['categories', 'tags'] as const).flatMap((route) => [
+    { path: `/wp/v2/${route}`, linked: true, endpoints: [{ methods: ['GET'], args: argsOf(TermListQuery) }] },
+    {
+      path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
+      linked: false,
+      endpoints: [{ methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } }],
+    },
+  ]),
+  { path: '/wp/v2/users', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(UserListQuery) }] },
+  { path: '/wp/v2/users/me', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(ItemQuery) }] },
+  {
+    path: '/wp/v2/users/(?P<id>[\\d]+)',
+    linked: false,
+    endpoints: [
+      { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
+      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs) } },
+    ],
+  },
+  {
+    path: '/wp/v2/users/(?P<id>[\\d]+)/restore',
+    linked: false,
+    endpoints: [{ methods: ['POST'], args: idArg }],
+  },
+];
+
+function routesOf(site: Site, specs: RouteSpec[]) {
+  const routes: Record<string, unknown> = {};
+  for (const spec of specs) {
+    routes[spec.path] = {
+      namespace: 'wp/v2',
+      methods: [...new Set(spec.endpoints.flatMap((e) => e.methods))],
+      endpoints: spec.endpoints,
+      ...(spec.linked ? { _links: { self: [{ href: `${site.api}${spec.path}` }] } } : {}),
+    };
+  }
+  return routes;
+}
+
+function siteFields(site: Site, settings: ContentSettings) {
+  return {
+    name: settings.siteName,
+    description: settings.siteDescription,
+    url: site.url,
+    home: site.url,
+    gmt_offset: 0,
+    timezone_string: 'UTC',
+    site_logo: 0,
+    site_icon: 0,
+    site_icon_url: '',
+  };
+}
+
+/** `GET /wp-json/` (the site index) and `GET /wp-json/wp/v2` (the namespace index). */
+export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(
+      '/wp-json',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'The site index: name, namespaces, authentication and every route',
+          querystring: Type.Object({ context: Type.Optional(Type.String()) }),
+          response: responses(IndexSchema),
+        },
+      },
+      async (request) => {
+        const site = siteOf(request);
+        return {
+          ...siteFields(site, settings),
+          namespaces: ['wp/v2'],
+          authentication: { 'application-passwords': { endpoints: {} } },
+          routes: {
+            '/': {
+              namespace: '',
+              methods: ['GET'],
+              endpoints: [{ methods: ['GET'], args: contextArg }],
+              _links: { self: [{ href: `${site.api}/` }] },
+            },
+            ...routesOf(site, routeSpecs),
+          },
+          _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
+        };
+      },
+    );
+    app.get(
+      '/wp-json/wp/v2',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'The wp/v2 namespace: site metadata and this namespace’s routes',
+          querystring: Type.Object({ context: Type.Optional(Type.String()) }),
+          response: responses(IndexSchema),
+        },
+      },
+      async (request) => {
+        const site = siteOf(request);
+        return {
+          ...siteFields(site, settings),
+          namespace: 'wp/v2',
+          routes: routesOf(site, routeSpecs),
+          _links: { up: [{ href: `${site.api}/` }] },
+        };
+      },
+    );
+  };
+}

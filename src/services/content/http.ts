@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Site } from './render.js';
+import type { UserRow } from './store.js';
+
+const callers = new WeakMap<FastifyRequest, UserRow>();
+
+/** The authenticated caller of this request (set by the authentication hook), if any. */
+export const caller = (request: FastifyRequest) => callers.get(request);
+export const setCaller = (request: FastifyRequest, user: UserRow) => callers.set(request, user);
+
+export function siteOf(request: FastifyRequest): Site {
+  const url = `${request.protocol}://${request.host}`;
+  return { url, api: `${url}/wp-json` };
+}
+
+/** Ids beyond int4 cannot exist; they are answered as unknown ids rather than reaching SQL. */
+export const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+
+export const fieldList = (fields: string | undefined) =>
+  fields
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+
+/** `_fields` answers only some fields, so the full response schema cannot serialize it. */
+export function sendFields(reply: FastifyReply, fields: string[] | undefined) {
+  if (fields?.length) reply.serializer((payload) => JSON.stringify(payload));
+}
+
+/** X-WP-Total, X-WP-TotalPages and the rel=prev/next links of a collection page. */
+export function paginate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  total: number,
+  page: number,
+  totalPages: number,
+) {
+  reply.header('x-wp-total', String(total));
+  reply.header('x-wp-totalpages', String(totalPages));
+  const site = siteOf(request);
+  const [path, search = ''] = request.url.split('?', 2);
+  const pageUrl = (n: number) => {
+    const params = new URLSearchParams(search);
+    params.set('page', String(n));
+    return `${site.url}${path}?${params.toString()}`;
+  };
+  const links: string[] = [];
+  if (page > 1 && page - 1 <= totalPages) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
+  else if (page > 1 && totalPages > 0) links.push(`<${pageUrl(totalPages)}>; rel="prev"`);
+  if (page < totalPages) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
+  if (links.length) reply.header('link', links.join(', '));
+}

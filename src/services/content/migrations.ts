@@ -1,0 +1,76 @@
+import type { Migration } from '../../platform/database.js';
+import { seedSql } from './seed.js';
+
+export const migrations: Migration[] = [
+  {
+    name: '001_site',
+    sql: `
+      CREATE TABLE users (
+        id serial PRIMARY KEY,
+        login text NOT NULL UNIQUE,
+        email text NOT NULL UNIQUE,
+        display_name text NOT NULL,
+        first_name text NOT NULL DEFAULT '',
+        last_name text NOT NULL DEFAULT '',
+        nickname text NOT NULL DEFAULT '',
+        description text NOT NULL DEFAULT '',
+        url text NOT NULL DEFAULT '',
+        language text NOT NULL DEFAULT 'en',
+        slug text NOT NULL UNIQUE,
+        role text NOT NULL CHECK (role IN ('administrator', 'editor', 'author', 'contributor', 'subscriber')),
+        registered_at timestamptz NOT NULL DEFAULT now(),
+        trashed_at timestamptz
+      );
+
+      -- Application passwords and bearer tokens: only their SHA-256 is kept.
+      CREATE TABLE credentials (
+        id serial PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('app_password', 'bearer')),
+        name text NOT NULL,
+        secret_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_used_at timestamptz
+      );
+      CREATE INDEX credentials_user ON credentials (user_id, kind);
+
+      CREATE TABLE terms (
+        id serial PRIMARY KEY,
+        taxonomy text NOT NULL CHECK (taxonomy IN ('category', 'post_tag')),
+        name text NOT NULL,
+        slug text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        parent integer NOT NULL DEFAULT 0,
+        UNIQUE (taxonomy, slug)
+      );
+
+      CREATE TABLE posts (
+        id serial PRIMARY KEY,
+        author integer NOT NULL REFERENCES users(id),
+        title text NOT NULL DEFAULT '',
+        content text NOT NULL DEFAULT '',
+        excerpt text NOT NULL DEFAULT '',
+        slug text NOT NULL DEFAULT '',
+        status text NOT NULL CHECK (status IN ('publish', 'future', 'draft', 'pending', 'private', 'trash')),
+        -- The status a trashed post goes back to when restored.
+        trashed_from text,
+        comment_status text NOT NULL DEFAULT 'open',
+        ping_status text NOT NULL DEFAULT 'open',
+        sticky boolean NOT NULL DEFAULT false,
+        format text NOT NULL DEFAULT 'standard',
+        date timestamptz NOT NULL DEFAULT now(),
+        modified timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX posts_status_date ON posts (status, date DESC);
+      CREATE INDEX posts_author ON posts (author);
+
+      CREATE TABLE post_terms (
+        post_id integer NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+        term_id integer NOT NULL REFERENCES terms(id) ON DELETE CASCADE,
+        PRIMARY KEY (post_id, term_id)
+      );
+      CREATE INDEX post_terms_term ON post_terms (term_id);
+    `,
+  },
+  { name: '002_seed', sql: seedSql() },
+];

@@ -1,0 +1,189 @@
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { authenticate } from './auth.js';
+import { discoveryRoutes } from './discovery.js';
+import { noRoute, RestError, restErrorBody } from './errors.js';
+import { setCaller, siteOf } from './http.js';
+import { postRoutes } from './posts.js';
+import type { ContentSettings } from './settings.js';
+import { settingsRoutes } from './settings-routes.js';
+import type { ContentStore } from './store.js';
+import { termRoutes } from './terms.js';
+import { userRoutes } from './users.js';
+
+/** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
+const listParams = new Set([
+  'author',
+  'author_exclude',
+  'categories',
+  'tags',
+  'include',
+  'exclude',
+  'slug',
+  'status',
+  'roles',
+]);
+const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
+const hopHeaders = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+  'vary',
+]);
+
+function normalizeQuery(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown>;
+  if (!query || typeof query !== 'object') return;
+  for (const key of Object.keys(query)) {
+    if (!key.endsWith('[]')) continue;
+    const name = key.slice(0, -2);
+    query[name] = ([] as unknown[]).concat(query[name] ?? [], query[key] as unknown[]);
+    delete query[key];
+  }
+  for (const name of listParams) {
+    const value = query[name];
+    if (typeof value === 'string' && value.includes(',')) query[name] = value.split(',').filter(Boolean);
+  }
+}
+
+/** A property's schema, to word validation messages the way WordPress does. */
+function propertySchema(request: FastifyRequest, context: string | undefined, name: string) {
+  const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context ?? ''] as
+    | { properties?: Record<string, Record<string, unknown>> }
+    | undefined;
+  return schema?.properties?.[name];
+}
+
+const enumOf = (schema: Record<string, unknown> | undefined): unknown[] | undefined => {
+  const anyOf = schema?.anyOf as Record<string, unknown>[] | undefined;
+  return anyOf?.every((s) => typeof s.const === 'string') ? anyOf.map((s) => s.const) : undefined;
+};
+
+/** Fastify's validation failure as `rest_missing_callback_param` or `rest_invalid_param`, naming the parameter. */
+function validationBody(error: FastifyError, request: FastifyRequest) {
+  const issue = error.validation?.[0];
+  if (!issue) return restErrorBody(400, 'rest_invalid_param', 'Invalid parameter(s).');
+  if (issue.keyword === 'required') {
+    const missing = String((issue.params as { missingProperty: string }).missingProperty);
+    return restErrorBody(400, 'rest_missing_callback_param', `Missing parameter(s): ${missing}`, [missing]);
+  }
+  const segments = issue.instancePath.split('/').filter(Boolean);
+  const name = segments[0] ?? error.validationContext ?? 'body';
+  const label =
+    name +
+    segments
+      .slice(1)
+      .map((s) => `[${s}]`)
+      .join('');
+  let property = propertySchema(request, error.validationContext, name);
+  if (segments.length > 1 && property?.items) property = property.items as Record<string, unknown>;
+  const values = enumOf(property);
+  const p = issue.params as Record<string, unknown>;
+  let message: string;
+  if (values) message = `${label} is not one of ${values.join(', ')}.`;
+  else if (issue.keyword === 'minimum' || issue.keyword === 'maximum')
+    message =
+      property?.minimum !== undefined && property?.maximum !== undefined
+        ? `${label} must be between ${property.minimum} (inclusive) and ${property.maximum} (inclusive)`
+        : issue.keyword === 'minimum'
+          ? `${label} must be greater than or equal to ${p.limit}`
+          : `${label} must be less than or equal to ${p.limit}`;
+  else if (issue.keyword === 'type') message = `${label} is not of type ${p.type}.`;
+  else if (issue.keyword === 'anyOf' && property?.anyOf)
+    message = `${label} is not of type ${(property.anyOf as Record<string, unknown>[]).map((s) => s.type).join(',')}.`;
+  else if (issue.keyword === 'maxLength') message = `${label} must be at most ${p.limit} character(s) long.`;
+  else if (issue.keyword === 'pattern') message = `${label} does not match pattern ${p.pattern}.`;
+  else message = `${label} ${issue.message ?? 'is invalid'}.`;
+  return restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { [name]: message });
+}
+
+/**
+ * `X-HTTP-Method-Override` on POST: the request is replayed in-process with the real method, so it goes through
+ * that route's own validation, permission checks and handler.
+ */
+async function replayOverride(app: FastifyInstance, request: FastifyRequest) {
+  const method = String(request.headers['x-http-method-override']).trim().toUpperCase();
+  const headers: Record<string, string | string[] | undefined> = {
+    ...request.headers,
+    'x-request-id': request.id,
+  };
+  delete headers['x-http-method-override'];
+  delete headers['content-length'];
+  delete headers['transfer-encoding'];
+  delete headers['content-type'];
+  let payload: string | undefined;
+  if (method !== 'GET' && request.body !== undefined && request.body !== null) {
+    payload = JSON.stringify(request.body);
+    headers['content-type'] = 'application/json';
+  }
+  return app.inject({ method: method as 'GET', url: request.url, headers, payload });
+}
+
+function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
+  return async (app) => {
+    app.addHook('preValidation', async (request, reply) => {
+      const override = request.headers['x-http-method-override'];
+      if (
+        request.method === 'POST' &&
+        typeof override === 'string' &&
+        overridable.has(override.trim().toUpperCase())
+      ) {
+        const replayed = await replayOverride(app, request);
+        reply.status(replayed.statusCode);
+        for (const [name, value] of Object.entries(replayed.headers))
+          if (!hopHeaders.has(name) && !name.startsWith('access-control-') && value !== undefined)
+            reply.header(name, value);
+        return reply.send(replayed.rawPayload);
+      }
+      normalizeQuery(request);
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const index = `<${siteOf(request).api}/>; rel="https://api.w.org/"`;
+      const existing = reply.getHeader('link');
+      if (!existing) reply.header('link', index);
+      else if (!String(existing).includes('https://api.w.org/'))
+        reply.header('link', `${existing}, ${index}`);
+      return payload;
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof RestError) return reply.status(error.status).send(error.body());
+      if (error.validation) return reply.status(400).send(validationBody(error, request));
+      // Everything else (bad JSON, limits, outages) is rendered by the platform through contentErrorBody.
+      throw error;
+    });
+
+    // POSTs to routes that have no POST handler still reach the override hook, then 404 like WordPress.
+    app.post('/wp-json/*', { schema: { hide: true } }, async () => {
+      throw noRoute();
+    });
+
+    await app.register(discoveryRoutes(settings));
+    await app.register(postRoutes(store));
+    await app.register(userRoutes(store));
+    await app.register(termRoutes(store));
+  };
+}
+
+export function contentRoutes(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
+  return async (app) => {
+    // WordPress also takes classic form posts.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+    app.addHook('preValidation', async (request) => {
+      // WordPress treats a write without a body as one with no parameters.
+      if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+      const user = await authenticate(store, request);
+      if (user) setCaller(request, user);
+    });
+    await app.register(wpJson(store, settings));
+    await app.register(settingsRoutes(store));
+  };
+}

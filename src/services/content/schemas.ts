@@ -1,0 +1,234 @@
+import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
+
+/** A string enum (a union of literals, which the type provider can infer). */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: object = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
+
+/** WordPress booleans also arrive as `1`/`0` in query strings. */
+export const WpBoolean = Type.Union([Type.Boolean(), StringEnum(['true', 'false', '1', '0', ''] as const)]);
+export const isTrue = (value: boolean | string | undefined) =>
+  value === true || value === 'true' || value === '1';
+
+const Id = Type.Integer({ minimum: 1 });
+const IdList = Type.Array(Type.Integer({ minimum: 0 }));
+
+export const ContextEnum = StringEnum(['view', 'embed', 'edit'] as const, { default: 'view' });
+export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export const writableStatuses = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+
+export const IdParams = Type.Object({ id: Type.Integer() });
+
+export const RestErrorSchema = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  data: Type.Object({ status: Type.Integer(), params: Type.Optional(Type.Unknown()) }),
+});
+
+const Link = Type.Object({
+  href: Type.String(),
+  embeddable: Type.Optional(Type.Boolean()),
+  taxonomy: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  templated: Type.Optional(Type.Boolean()),
+});
+const Links = Type.Record(Type.String(), Type.Array(Link));
+const Rendered = Type.Object({ raw: Type.Optional(Type.String()), rendered: Type.String() });
+const RenderedProtected = Type.Object({
+  raw: Type.Optional(Type.String()),
+  rendered: Type.String(),
+  protected: Type.Boolean(),
+});
+const Meta = Type.Object({}, { additionalProperties: true });
+
+export const PostSchema = Type.Object({
+  id: Type.Integer(),
+  date: Type.String(),
+  date_gmt: Type.String(),
+  guid: Rendered,
+  modified: Type.String(),
+  modified_gmt: Type.String(),
+  slug: Type.String(),
+  status: StringEnum(postStatuses),
+  type: Type.String(),
+  link: Type.String(),
+  title: Rendered,
+  content: RenderedProtected,
+  excerpt: RenderedProtected,
+  author: Type.Integer(),
+  featured_media: Type.Integer(),
+  comment_status: Type.String(),
+  ping_status: Type.String(),
+  sticky: Type.Boolean(),
+  template: Type.String(),
+  format: Type.String(),
+  meta: Meta,
+  categories: Type.Array(Type.Integer()),
+  tags: Type.Array(Type.Integer()),
+  _links: Links,
+});
+
+export const DeletedPostSchema = Type.Object({ deleted: Type.Boolean(), previous: PostSchema });
+
+export const PostListQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Absent: the full list.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  search: Type.Optional(Type.String()),
+  author: Type.Optional(IdList),
+  author_exclude: Type.Optional(IdList),
+  categories: Type.Optional(IdList),
+  tags: Type.Optional(IdList),
+  include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
+  slug: Type.Optional(Type.Array(Type.String())),
+  status: Type.Optional(Type.Array(StringEnum([...postStatuses, 'any'] as const))),
+  sticky: Type.Optional(WpBoolean),
+  orderby: Type.Optional(
+    StringEnum([
+      'author',
+      'date',
+      'id',
+      'include',
+      'modified',
+      'parent',
+      'relevance',
+      'slug',
+      'title',
+    ] as const),
+  ),
+  order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+  _fields: Type.Optional(Type.String()),
+});
+
+export const ItemQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  _fields: Type.Optional(Type.String()),
+});
+
+const TextField = Type.Union([Type.String(), Type.Object({ raw: Type.String() })]);
+
+export const PostWriteBody = Type.Object({
+  title: Type.Optional(TextField),
+  content: Type.Optional(TextField),
+  excerpt: Type.Optional(TextField),
+  status: Type.Optional(StringEnum(writableStatuses)),
+  categories: Type.Optional(IdList),
+  tags: Type.Optional(IdList),
+  slug: Type.Optional(Type.String({ maxLength: 200 })),
+  author: Type.Optional(Id),
+  date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}' })),
+  sticky: Type.Optional(WpBoolean),
+  comment_status: Type.Optional(StringEnum(['open', 'closed'] as const)),
+  ping_status: Type.Optional(StringEnum(['open', 'closed'] as const)),
+  format: Type.Optional(
+    StringEnum([
+      'standard',
+      'aside',
+      'chat',
+      'gallery',
+      'link',
+      'image',
+      'quote',
+      'status',
+      'video',
+      'audio',
+    ] as const),
+  ),
+});
+
+export const ForceQuery = Type.Object({ force: Type.Optional(WpBoolean) });
+export const UserDeleteArgs = Type.Object({
+  force: Type.Optional(WpBoolean),
+  reassign: Type.Optional(Type.Integer({ description: 'Moves the deleted user’s posts to this user.' })),
+});
+
+export const UserSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  url: Type.String(),
+  description: Type.String(),
+  link: Type.String(),
+  slug: Type.String(),
+  avatar_urls: Type.Record(Type.String(), Type.String()),
+  meta: Meta,
+  _links: Links,
+  username: Type.Optional(Type.String()),
+  first_name: Type.Optional(Type.String()),
+  last_name: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  locale: Type.Optional(Type.String()),
+  nickname: Type.Optional(Type.String()),
+  registered_date: Type.Optional(Type.String()),
+  roles: Type.Optional(Type.Array(Type.String())),
+  capabilities: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+  extra_capabilities: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+});
+
+export const UserListQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  search: Type.Optional(Type.String()),
+  include: Type.Optional(IdList),
+  roles: Type.Optional(Type.Array(Type.String())),
+  orderby: Type.Optional(
+    StringEnum(['id', 'include', 'name', 'registered_date', 'slug', 'email', 'url', 'username'] as const),
+  ),
+  order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+  _fields: Type.Optional(Type.String()),
+});
+
+export const TermSchema = Type.Object({
+  id: Type.Integer(),
+  count: Type.Integer(),
+  description: Type.String(),
+  link: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  taxonomy: Type.String(),
+  parent: Type.Optional(Type.Integer()),
+  meta: Meta,
+  _links: Links,
+});
+
+export const TermListQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  search: Type.Optional(Type.String()),
+  include: Type.Optional(IdList),
+  slug: Type.Optional(Type.Array(Type.String())),
+  hide_empty: Type.Optional(WpBoolean),
+  post: Type.Optional(Type.Integer({ minimum: 1 })),
+  orderby: Type.Optional(StringEnum(['id', 'include', 'name', 'slug', 'count', 'term_group'] as const)),
+  order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+  _fields: Type.Optional(Type.String()),
+});
+
+export const SettingsSchema = Type.Object({
+  user_login: Type.String(),
+  display_name: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  description: Type.String(),
+  user_email: Type.String(),
+  user_URL: Type.String(),
+  language: Type.String(),
+  avatar_URL: Type.String(),
+});
+
+export const SettingsErrorSchema = Type.Object({ error: Type.String(), message: Type.String() });
+
+export const IndexSchema = Type.Object({}, { additionalProperties: true });
+
+/** Response map for a route: the success schema plus the REST error shape for client errors. */
+export const responses = (ok: TSchema, status = 200) => ({
+  [status]: ok,
+  '4xx': RestErrorSchema,
+});

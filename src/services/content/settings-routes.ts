@@ -1,0 +1,178 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isUnavailable } from '../../platform/database.js';
+import { RestError } from './errors.js';
+import { caller, setCaller } from './http.js';
+import { languages } from './languages.js';
+import { avatarUrl } from './render.js';
+import { SettingsErrorSchema, SettingsSchema } from './schemas.js';
+import type { ContentStore, UserRow } from './store.js';
+
+const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+
+const SettingsBody = Type.Object(
+  {
+    display_name: Text(250),
+    first_name: Text(250),
+    last_name: Text(250),
+    description: Text(5000),
+    user_email: Text(100),
+    user_URL: Text(200),
+    language: Text(20),
+    user_login: Type.Optional(Type.Unknown({ description: 'Read-only: sending it is refused.' })),
+    avatar_URL: Type.Optional(Type.Unknown({ description: 'Read-only: sending it is refused.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Settings key -> users column. */
+const columns = {
+  display_name: 'display_name',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  description: 'description',
+  user_email: 'email',
+  user_URL: 'url',
+  language: 'language',
+} as const;
+type SettingKey = keyof typeof columns;
+
+class SettingsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const invalid = (message: string) => new SettingsError(400, 'invalid_input', message);
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function settingsOf(user: UserRow) {
+  return {
+    user_login: user.login,
+    display_name: user.display_name,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    description: user.description,
+    user_email: user.email,
+    user_URL: user.url,
+    language: user.language,
+    avatar_URL: avatarUrl(user.email),
+  };
+}
+
+/** WordPress.com's error shape, `{error, message}`, for every failure on these routes. */
+function settingsErrorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof SettingsError)
+    return reply.status(error.status).send({ error: error.error, message: error.message });
+  if (error instanceof RestError)
+    return reply.status(error.status).send({ error: error.code, message: error.message });
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const first = fastifyError.validation[0];
+    const key = first?.instancePath.replace(/^\//, '').split('/')[0];
+    const message =
+      first?.keyword === 'additionalProperties'
+        ? `Unknown setting: ${(first.params as { additionalProperty: string }).additionalProperty}`
+        : key
+          ? `${key}: ${first?.message ?? 'is invalid'}`
+          : 'The settings must be a JSON object.';
+    return reply.status(400).send({ error: 'invalid_input', message });
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (isUnavailable(error))
+    return reply
+      .status(503)
+      .send({ error: 'unavailable', message: 'Service unavailable: the database cannot be reached' });
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send({ error: 'internal_error', message: `Internal server error (request id ${request.id})` });
+  }
+  return reply.status(status).send({ error: 'invalid_input', message: error.message });
+}
+
+/** WordPress.com's `/me/settings/`: the logged-in user's own profile settings. */
+export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    const me = (request: FastifyRequest) => {
+      const user = caller(request);
+      if (!user)
+        throw new SettingsError(
+          403,
+          'authorization_required',
+          'An active access token must be used to query information about the current user.',
+        );
+      return user;
+    };
+
+    for (const prefix of ['', '/rest/v1.1']) {
+      app.get(
+        `${prefix}/me/settings`,
+        {
+          errorHandler: settingsErrorHandler,
+          schema: {
+            tags: ['settings'],
+            summary: "The logged-in user's settings",
+            response: { 200: SettingsSchema, '4xx': SettingsErrorSchema },
+          },
+        },
+        async (request) => settingsOf(me(request)),
+      );
+
+      app.post(
+        `${prefix}/me/settings`,
+        {
+          errorHandler: settingsErrorHandler,
+          schema: {
+            tags: ['settings'],
+            summary: 'Change some of the logged-in user’s settings; answers the keys that were saved',
+            body: Type.Optional(SettingsBody),
+            response: { 200: Type.Partial(SettingsSchema), '4xx': SettingsErrorSchema },
+          },
+        },
+        async (request) => {
+          const user = me(request);
+          const body = request.body ?? {};
+          for (const readOnly of ['user_login', 'avatar_URL'] as const)
+            if (readOnly in body) throw invalid(`${readOnly} cannot be changed`);
+          const changes: Partial<Record<SettingKey, string>> = {};
+          for (const key of Object.keys(columns) as SettingKey[]) {
+            const value = body[key];
+            if (value !== undefined) changes[key] = value.trim();
+          }
+          if (changes.user_email !== undefined) {
+            if (!emailPattern.test(changes.user_email)) throw invalid('Please enter a valid email address.');
+            if (await store.emailTaken(changes.user_email, user.id))
+              throw invalid('That email address is already in use.');
+          }
+          if (changes.user_URL !== undefined && changes.user_URL !== '') {
+            let url: URL | undefined;
+            try {
+              url = new URL(changes.user_URL);
+            } catch {}
+            if (!url || !['http:', 'https:'].includes(url.protocol))
+              throw invalid('Please enter a valid URL.');
+          }
+          if (changes.language !== undefined) {
+            changes.language = changes.language.toLowerCase();
+            if (!(changes.language in languages)) throw invalid(`Unknown language: ${changes.language}`);
+          }
+          if (changes.display_name === '') throw invalid('The display name cannot be empty.');
+          const update: Record<string, string> = {};
+          for (const [key, value] of Object.entries(changes)) update[columns[key as SettingKey]] = value;
+          await store.updateUserSettings(user.id, update);
+          setCaller(request, { ...user, ...update });
+          return changes;
+        },
+      );
+    }
+  };
+}

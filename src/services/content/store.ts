@@ -1,0 +1,426 @@
+import type { Database, Queryable } from '../../platform/database.js';
+
+export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
+export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+
+export interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  first_name: string;
+  last_name: string;
+  nickname: string;
+  description: string;
+  url: string;
+  language: string;
+  slug: string;
+  role: Role;
+  registered_at: Date;
+  trashed_at: Date | null;
+}
+
+export interface PostRow {
+  id: number;
+  author: number;
+  title: string;
+  content: string;
+  excerpt: string;
+  slug: string;
+  status: PostStatus;
+  trashed_from: PostStatus | null;
+  comment_status: string;
+  ping_status: string;
+  sticky: boolean;
+  format: string;
+  date: Date;
+  modified: Date;
+  categories: number[];
+  tags: number[];
+}
+
+export interface TermRow {
+  id: number;
+  taxonomy: 'category' | 'post_tag';
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  count: number;
+}
+
+const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status, p.trashed_from, p.comment_status,
+  p.ping_status, p.sticky, p.format, p.date, p.modified,
+  COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
+            WHERE pt.post_id = p.id AND t.taxonomy = 'category'), '{}') AS categories,
+  COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
+            WHERE pt.post_id = p.id AND t.taxonomy = 'post_tag'), '{}') AS tags`;
+
+/** LIKE pattern for a user's search words, with the wildcards they typed taken literally. */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface PostFilter {
+  statuses: PostStatus[];
+  search?: string;
+  authors?: number[];
+  authorExclude?: number[];
+  categories?: number[];
+  tags?: number[];
+  include?: number[];
+  exclude?: number[];
+  slugs?: string[];
+  sticky?: boolean;
+  /** Callers who may not see others' unpublished posts: only published ones and their own. */
+  visibleTo?: number;
+  orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title';
+  order: 'asc' | 'desc';
+  /** Undefined means every matching post. */
+  limit?: number;
+  offset: number;
+}
+
+const postOrder: Record<PostFilter['orderby'], string> = {
+  author: 'p.author',
+  date: 'p.date',
+  id: 'p.id',
+  modified: 'p.modified',
+  slug: 'p.slug',
+  title: 'p.title',
+};
+
+export class ContentStore {
+  constructor(private readonly db: Database) {}
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    return this.db.transaction(fn);
+  }
+
+  async findUser(id: number, includeTrashed = false): Promise<UserRow | undefined> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT * FROM content.users WHERE id = $1 ${includeTrashed ? '' : 'AND trashed_at IS NULL'}`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** By login or e-mail, as the Basic-auth user name may be either. */
+  async findUserByLogin(name: string): Promise<UserRow | undefined> {
+    const { rows } = await this.db.query<UserRow>(
+      'SELECT * FROM content.users WHERE (login = $1 OR lower(email) = lower($1)) AND trashed_at IS NULL ORDER BY login = $1 DESC LIMIT 1',
+      [name],
+    );
+    return rows[0];
+  }
+
+  async userHasPublishedPosts(id: number) {
+    const { rows } = await this.db.query(
+      `SELECT 1 FROM content.posts WHERE author = $1 AND status = 'publish' LIMIT 1`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  async listUsers(filter: {
+    publishedOnly: boolean;
+    search?: string;
+    roles?: string[];
+    include?: number[];
+    orderby: 'id' | 'name' | 'slug' | 'registered_date' | 'email' | 'username';
+    order: 'asc' | 'desc';
+    limit?: number;
+    offset: number;
+  }) {
+    const where = ['u.trashed_at IS NULL'];
+    const params: unknown[] = [];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (filter.publishedOnly)
+      where.push(`EXISTS (SELECT 1 FROM content.posts p WHERE p.author = u.id AND p.status = 'publish')`);
+    if (filter.search) {
+      const like = add(likePattern(filter.search));
+      where.push(
+        `(u.login ILIKE ${like} OR u.display_name ILIKE ${like} OR u.email ILIKE ${like} OR u.slug ILIKE ${like})`,
+      );
+    }
+    if (filter.roles?.length) where.push(`u.role = ANY(${add(filter.roles)}::text[])`);
+    if (filter.include?.length) where.push(`u.id = ANY(${add(filter.include)}::int[])`);
+    const column = {
+      id: 'u.id',
+      name: 'u.display_name',
+      slug: 'u.slug',
+      registered_date: 'u.registered_at',
+      email: 'u.email',
+      username: 'u.login',
+    }[filter.orderby];
+    const whereSql = where.join(' AND ');
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM content.users u WHERE ${whereSql}`,
+      params,
+    );
+    const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${column} ${filter.order}, u.id ${filter.order} ${limit}`,
+      params,
+    );
+    return { rows, total: total.rows[0]?.n ?? 0 };
+  }
+
+  async credentialHashes(userId: number, kind: 'app_password' | 'bearer') {
+    const { rows } = await this.db.query<{ id: number; secret_hash: string }>(
+      'SELECT id, secret_hash FROM content.credentials WHERE user_id = $1 AND kind = $2',
+      [userId, kind],
+    );
+    return rows;
+  }
+
+  async findBearer(secretHash: string): Promise<UserRow | undefined> {
+    const { rows } = await this.db.query<UserRow & { credential_id: number }>(
+      `SELECT u.*, c.id AS credential_id FROM content.credentials c JOIN content.users u ON u.id = c.user_id
+       WHERE c.kind = 'bearer' AND c.secret_hash = $1 AND u.trashed_at IS NULL`,
+      [secretHash],
+    );
+    const row = rows[0];
+    if (row) await this.markUsed(row.credential_id);
+    return row;
+  }
+
+  async markUsed(credentialId: number) {
+    await this.db.query('UPDATE content.credentials SET last_used_at = now() WHERE id = $1', [credentialId]);
+  }
+
+  async addCredential(userId: number, kind: 'app_password' | 'bearer', name: string, secretHash: string) {
+    await this.db.query(
+      `INSERT INTO content.credentials (user_id, kind, name, secret_hash) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (secret_hash) DO NOTHING`,
+      [userId, kind, name, secretHash],
+    );
+  }
+
+  async listPosts(filter: PostFilter) {
+    const where = ['p.status = ANY($1::text[])'];
+    const params: unknown[] = [filter.statuses];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (filter.search) {
+      const like = add(likePattern(filter.search));
+      where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like})`);
+    }
+    if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
+    if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);
+    if (filter.include?.length) where.push(`p.id = ANY(${add(filter.include)}::int[])`);
+    if (filter.exclude?.length) where.push(`NOT (p.id = ANY(${add(filter.exclude)}::int[]))`);
+    if (filter.slugs?.length) where.push(`p.slug = ANY(${add(filter.slugs)}::text[])`);
+    if (filter.sticky !== undefined) where.push(`p.sticky = ${add(filter.sticky)}`);
+    if (filter.visibleTo !== undefined)
+      where.push(`(p.status = 'publish' OR p.author = ${add(filter.visibleTo)})`);
+    for (const ids of [filter.categories, filter.tags]) {
+      if (ids?.length)
+        where.push(
+          `EXISTS (SELECT 1 FROM content.post_terms pt WHERE pt.post_id = p.id AND pt.term_id = ANY(${add(ids)}::int[]))`,
+        );
+    }
+    const whereSql = where.join(' AND ');
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
+      params,
+    );
+    const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
+    const { rows } = await this.db.query<PostRow>(
+      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql}
+       ORDER BY ${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order} ${limit}`,
+      params,
+    );
+    return { rows, total: total.rows[0]?.n ?? 0 };
+  }
+
+  async findPost(id: number, db: Queryable = this.db): Promise<PostRow | undefined> {
+    const { rows } = await db.query<PostRow>(`SELECT ${postColumns} FROM content.posts p WHERE p.id = $1`, [
+      id,
+    ]);
+    return rows[0];
+  }
+
+  /** Term ids among `ids` that do not exist in the taxonomy. */
+  async missingTerms(ids: number[], taxonomy: 'category' | 'post_tag') {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<{ id: number }>(
+      'SELECT id FROM content.terms WHERE taxonomy = $1 AND id = ANY($2::int[])',
+      [taxonomy, ids],
+    );
+    const found = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  /** WordPress-style unique slug: `hello`, then `hello-2`, `hello-3`… */
+  async uniqueSlug(tx: Queryable, base: string, exceptId: number) {
+    const { rows } = await tx.query<{ slug: string }>(
+      `SELECT slug FROM content.posts WHERE (slug = $1 OR slug LIKE $2) AND id <> $3`,
+      [base, `${base}-%`, exceptId],
+    );
+    const taken = new Set(rows.map((r) => r.slug));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  async savePost(
+    fields: Partial<Omit<PostRow, 'id' | 'categories' | 'tags'>> & { categories?: number[]; tags?: number[] },
+    id?: number,
+  ): Promise<PostRow> {
+    return this.db.transaction(async (tx) => {
+      const columns: string[] = [];
+      const values: unknown[] = [];
+      const keys = [
+        'author',
+        'title',
+        'content',
+        'excerpt',
+        'status',
+        'trashed_from',
+        'date',
+        'sticky',
+      ] as const;
+      for (const key of [...keys, 'comment_status', 'ping_status', 'format'] as const) {
+        if (fields[key] !== undefined) {
+          columns.push(key);
+          values.push(fields[key]);
+        }
+      }
+      let postId = id;
+      if (postId === undefined) {
+        const placeholders = values.map((_, i) => `$${i + 1}`);
+        const { rows } = await tx.query<{ id: number }>(
+          `INSERT INTO content.posts (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
+          values,
+        );
+        postId = rows[0]?.id as number;
+      } else if (columns.length) {
+        const sets = columns.map((c, i) => `${c} = $${i + 2}`);
+        await tx.query(`UPDATE content.posts SET ${sets.join(', ')}, modified = now() WHERE id = $1`, [
+          postId,
+          ...values,
+        ]);
+      }
+      if (fields.slug !== undefined) {
+        const slug = fields.slug === '' ? '' : await this.uniqueSlug(tx, fields.slug, postId);
+        await tx.query('UPDATE content.posts SET slug = $2 WHERE id = $1', [postId, slug]);
+      }
+      for (const [taxonomy, ids] of [
+        ['category', fields.categories],
+        ['post_tag', fields.tags],
+      ] as const) {
+        if (ids === undefined) continue;
+        await tx.query(
+          `DELETE FROM content.post_terms pt USING content.terms t
+           WHERE pt.post_id = $1 AND t.id = pt.term_id AND t.taxonomy = $2`,
+          [postId, taxonomy],
+        );
+        if (ids.length)
+          await tx.query(
+            'INSERT INTO content.post_terms (post_id, term_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+            [postId, ids],
+          );
+      }
+      return (await this.findPost(postId, tx)) as PostRow;
+    });
+  }
+
+  async deletePost(id: number) {
+    await this.db.query('DELETE FROM content.posts WHERE id = $1', [id]);
+  }
+
+  /** Moves the user's posts to `reassign` (when given), then trashes or deletes the user (and, without reassign, their posts). */
+  async removeUser(id: number, options: { reassign?: number; force: boolean }) {
+    await this.db.transaction(async (tx) => {
+      if (options.reassign !== undefined)
+        await tx.query('UPDATE content.posts SET author = $2 WHERE author = $1', [id, options.reassign]);
+      if (options.force) {
+        await tx.query('DELETE FROM content.posts WHERE author = $1', [id]);
+        await tx.query('DELETE FROM content.users WHERE id = $1', [id]);
+      } else {
+        await tx.query('UPDATE content.users SET trashed_at = now() WHERE id = $1', [id]);
+      }
+    });
+  }
+
+  async restoreUser(id: number) {
+    await this.db.query('UPDATE content.users SET trashed_at = NULL WHERE id = $1', [id]);
+  }
+
+  async updateUserSettings(id: number, fields: Partial<Record<string, string>>) {
+    const entries = Object.entries(fields);
+    if (entries.length === 0) return;
+    const sets = entries.map(([column], i) => `${column} = $${i + 2}`);
+    await this.db.query(`UPDATE content.users SET ${sets.join(', ')} WHERE id = $1`, [
+      id,
+      ...entries.map(([, v]) => v),
+    ]);
+  }
+
+  async emailTaken(email: string, exceptId: number) {
+    const { rows } = await this.db.query(
+      'SELECT 1 FROM content.users WHERE lower(email) = lower($1) AND id <> $2',
+      [email, exceptId],
+    );
+    return rows.length > 0;
+  }
+
+  async listTerms(filter: {
+    taxonomy: 'category' | 'post_tag';
+    search?: string;
+    include?: number[];
+    slugs?: string[];
+    hideEmpty: boolean;
+    post?: number;
+    orderby: 'id' | 'name' | 'slug' | 'count';
+    order: 'asc' | 'desc';
+    limit?: number;
+    offset: number;
+  }) {
+    const params: unknown[] = [filter.taxonomy];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = ['t.taxonomy = $1'];
+    if (filter.search) {
+      const like = add(likePattern(filter.search));
+      where.push(`(t.name ILIKE ${like} OR t.slug ILIKE ${like})`);
+    }
+    if (filter.include?.length) where.push(`t.id = ANY(${add(filter.include)}::int[])`);
+    if (filter.slugs?.length) where.push(`t.slug = ANY(${add(filter.slugs)}::text[])`);
+    if (filter.post !== undefined)
+      where.push(
+        `EXISTS (SELECT 1 FROM content.post_terms pt WHERE pt.term_id = t.id AND pt.post_id = ${add(filter.post)})`,
+      );
+    const counted = `SELECT t.*, (SELECT count(*)::int FROM content.post_terms pt JOIN content.posts p ON p.id = pt.post_id
+                      WHERE pt.term_id = t.id AND p.status = 'publish') AS count
+                     FROM content.terms t WHERE ${where.join(' AND ')}`;
+    const hide = filter.hideEmpty ? 'WHERE count > 0' : '';
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (${counted}) c ${hide}`,
+      params,
+    );
+    const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
+    const { rows } = await this.db.query<TermRow>(
+      `SELECT * FROM (${counted}) c ${hide} ORDER BY ${filter.orderby} ${filter.order}, id ${filter.order} ${limit}`,
+      params,
+    );
+    return { rows, total: total.rows[0]?.n ?? 0 };
+  }
+
+  async findTerm(taxonomy: 'category' | 'post_tag', id: number) {
+    const { rows } = await this.listTerms({
+      taxonomy,
+      include: [id],
+      hideEmpty: false,
+      orderby: 'id',
+      order: 'asc',
+      offset: 0,
+    });
+    return rows[0];
+  }
+}

@@ -1,0 +1,201 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { can } from './capabilities.js';
+import { RestError, refused } from './errors.js';
+import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { type Context, pickFields, renderUser } from './render.js';
+import {
+  IdParams,
+  ItemQuery,
+  isTrue,
+  responses,
+  UserDeleteArgs,
+  UserListQuery,
+  UserSchema,
+} from './schemas.js';
+import type { ContentStore, UserRow } from './store.js';
+
+const base = '/wp-json/wp/v2/users';
+const item = `${base}/:id(^\\d+$)`;
+const tags = ['users'];
+
+const invalidId = () => new RestError(404, 'rest_user_invalid_id', 'Invalid user ID.');
+const cannotView = (loggedIn: boolean) =>
+  refused(loggedIn, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+/** Orderings that would reveal private fields. */
+const privateOrderings = new Set(['email', 'registered_date', 'url', 'username']);
+
+export function userRoutes(store: ContentStore): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    const respond = (request: FastifyRequest, user: UserRow, context: Context, fields?: string[]) => {
+      const body = renderUser(user, siteOf(request), context);
+      return fields?.length ? pickFields(body, fields) : body;
+    };
+
+    app.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'List users (everyone for administrators; authors of published posts otherwise)',
+          querystring: UserListQuery,
+          response: responses(Type.Array(UserSchema)),
+        },
+      },
+      async (request, reply) => {
+        const me = caller(request);
+        const q = request.query;
+        const context = q.context ?? 'view';
+        const listUsers = can(me, 'list_users');
+        if (context === 'edit' && !listUsers)
+          throw refused(!!me, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
+        if (q.roles?.length && !listUsers)
+          throw refused(!!me, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
+        if (q.orderby && privateOrderings.has(q.orderby) && !listUsers)
+          throw refused(
+            !!me,
+            'rest_forbidden_orderby',
+            'Sorry, you are not allowed to order users by this parameter.',
+          );
+        const perPage = q.per_page ?? 10;
+        const page = q.page ?? 1;
+        const orderby = q.orderby === 'include' || q.orderby === 'url' ? 'id' : (q.orderby ?? 'name');
+        const { rows, total } = await store.listUsers({
+          publishedOnly: !listUsers,
+          search: q.search,
+          roles: q.roles,
+          include: q.include,
+          orderby,
+          order: q.order ?? 'asc',
+          limit: perPage,
+          offset: q.offset ?? (page - 1) * perPage,
+        });
+        const totalPages = Math.ceil(total / perPage);
+        if (page > totalPages && total > 0)
+          throw new RestError(
+            400,
+            'rest_user_invalid_page_number',
+            'The page number requested is larger than the number of pages available.',
+          );
+        paginate(request, reply, total, page, totalPages);
+        const fields = fieldList(q._fields);
+        sendFields(reply, fields);
+        return rows.map((user) => respond(request, user, context, fields));
+      },
+    );
+
+    app.get(
+      `${base}/me`,
+      {
+        schema: {
+          tags,
+          summary: 'The logged-in user',
+          querystring: ItemQuery,
+          response: responses(UserSchema),
+        },
+      },
+      async (request, reply) => {
+        const me = caller(request);
+        if (!me) throw new RestError(401, 'rest_not_logged_in', 'You are not currently logged in.');
+        const fields = fieldList(request.query._fields);
+        sendFields(reply, fields);
+        return respond(request, me, request.query.context ?? 'view', fields);
+      },
+    );
+
+    app.get(
+      item,
+      {
+        schema: {
+          tags,
+          summary: 'Read a user',
+          params: IdParams,
+          querystring: ItemQuery,
+          response: responses(UserSchema),
+        },
+      },
+      async (request, reply) => {
+        const me = caller(request);
+        const id = request.params.id;
+        const listUsers = can(me, 'list_users');
+        const user = validId(id) ? await store.findUser(id, listUsers) : undefined;
+        if (!user) throw invalidId();
+        const context = request.query.context ?? 'view';
+        const self = me?.id === user.id;
+        if (context === 'edit' && !self && !listUsers) throw cannotView(!!me);
+        if (!self && !listUsers && !(await store.userHasPublishedPosts(user.id))) throw cannotView(!!me);
+        const fields = fieldList(request.query._fields);
+        sendFields(reply, fields);
+        return respond(request, user, context, fields);
+      },
+    );
+
+    app.delete(
+      item,
+      {
+        schema: {
+          tags,
+          summary: 'Trash a user, or delete for good with force=true; reassign moves their posts first',
+          params: IdParams,
+          querystring: UserDeleteArgs,
+          body: Type.Optional(UserDeleteArgs),
+          response: responses(
+            Type.Object({
+              deleted: Type.Boolean(),
+              trashed: Type.Optional(Type.Boolean()),
+              previous: UserSchema,
+            }),
+          ),
+        },
+      },
+      async (request) => {
+        const me = caller(request);
+        const id = request.params.id;
+        const admin = can(me, 'delete_users');
+        const user = validId(id) ? await store.findUser(id, admin) : undefined;
+        if (!user) throw invalidId();
+        if (!admin)
+          throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
+        const force = isTrue(request.body?.force ?? request.query.force);
+        const reassign = request.body?.reassign ?? request.query.reassign;
+        if (
+          reassign !== undefined &&
+          (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
+        )
+          throw new RestError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
+        if (!force && user.trashed_at)
+          throw new RestError(410, 'rest_already_trashed', 'The user has already been trashed.');
+        const previous = renderUser(user, siteOf(request), 'edit');
+        await store.removeUser(user.id, { reassign, force });
+        return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
+      },
+    );
+
+    app.post(
+      `${item}/restore`,
+      {
+        schema: {
+          tags,
+          summary: 'Bring a trashed user back (administrators)',
+          params: IdParams,
+          response: responses(UserSchema),
+        },
+      },
+      async (request) => {
+        const me = caller(request);
+        const id = request.params.id;
+        const admin = can(me, 'delete_users');
+        const user = validId(id) ? await store.findUser(id, admin) : undefined;
+        if (!user) throw invalidId();
+        if (!admin) throw refused(!!me, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
+        if (!user.trashed_at)
+          throw new RestError(400, 'rest_user_not_trashed', 'The user is not in the trash.');
+        await store.restoreUser(user.id);
+        return respond(request, { ...user, trashed_at: null }, 'edit');
+      },
+    );
+  };
+}
