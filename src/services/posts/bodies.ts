@@ -45,14 +45,17 @@ export function precompute(text: string | Buffer, type = jsonType): Body {
   return body;
 }
 
-/** The same as `precompute`, compressing on the thread pool so requests keep flowing meanwhile. */
+/**
+ * The same as `precompute`, compressing on the thread pool so requests keep flowing meanwhile.
+ * For the per-origin photo bodies (about 1 MB each): brotli 6 is 3-4x faster than 9 for 3% more bytes.
+ */
 export async function precomputeAsync(text: string, type = jsonType): Promise<Body> {
   const identity = Buffer.from(text);
   const body: Body = { type, identity, etag: etagOf(identity) };
   if (identity.length >= compressFrom) {
     [body.gzip, body.br] = await Promise.all([
-      gzipAsync(identity, { level: 9 }),
-      brotliAsync(identity, brotliOptions(identity.length, 9)),
+      gzipAsync(identity, { level: 6 }),
+      brotliAsync(identity, brotliOptions(identity.length, 6)),
     ]);
   }
   return body;
