@@ -1,0 +1,36 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { startTestService, type TestService, type TestServiceOptions } from '../../../test/service.js';
+import { content } from './index.js';
+import type { ContentSettings } from './settings.js';
+
+export const roles = ['admin', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type Login = (typeof roles)[number];
+
+/** Seeded user ids, in seed order. */
+export const ids: Record<Login, number> = { admin: 1, editor: 2, author: 3, contributor: 4, subscriber: 5 };
+
+export interface ContentTest extends TestService<ContentSettings> {
+  /** An Authorization header per seeded user (application passwords made with the operator command). */
+  auth: Record<Login, string>;
+  adminPassword: string;
+}
+
+export const basic = (login: string, password: string) =>
+  `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+
+export async function startContent(options: TestServiceOptions = {}): Promise<ContentTest> {
+  const service = await startTestService(content, options);
+  const adminPassword = /application password "([^"]+)"/.exec(service.banner.join('\n'))?.[1] ?? '';
+  const create = content.commands?.['app-password'];
+  const auth = {} as Record<Login, string>;
+  for (const login of roles) {
+    const password =
+      login === 'admin' ? adminPassword : ((await create?.run(['create', '--user', login], service.ctx)) ?? '');
+    auth[login] = basic(login, password);
+  }
+  return Object.assign(service, { auth, adminPassword });
+}
+
+export const json = (response: LightMyRequestResponse) => response.json() as any;
+
+export const api = '/wp-json/wp/v2';
