@@ -164,7 +164,41 @@ describe('employees with configured accounts', () => {
       payload: { name: 'After chosen', age: 31 },
     });
     assert.equal(next.statusCode, 201);
-    assert.ok(next.json().data.id > 5000, `generated id ${next.json().data.id} must be past 5000`);
+    assert.equal(next.json().data.id, 5001);
+
+    // The highest possible id can be chosen; after it no id can be generated, which is a conflict, not a 500.
+    const highest = await inject({
+      method: 'POST',
+      url: '/api/2/create',
+      headers: { authorization: editor },
+      payload: { id: 2147483647, name: 'Last', age: 1 },
+    });
+    assert.equal(highest.statusCode, 201);
+    assertJson(
+      await inject({
+        method: 'POST',
+        url: '/api/2/create',
+        headers: { authorization: editor },
+        payload: { name: 'More', age: 1 },
+      }),
+      409,
+      error('Conflict! Every id up to the highest (2147483647) is in use: send an unused id'),
+    );
+    assertJson(
+      await inject({
+        method: 'POST',
+        url: '/api/2/create',
+        headers: { authorization: editor },
+        payload: { id: 2147483648, name: 'Too far', age: 1 },
+      }),
+      400,
+      error('Invalid field "id": must be a positive integer up to 2147483647'),
+    );
+    // Put the id sequence back (as after a restore) so the other tests get ordinary ids.
+    await db.query('DELETE FROM employees.employees WHERE id >= 5000');
+    await db.query(
+      "SELECT setval(pg_get_serial_sequence('employees.employees', 'id'), (SELECT max(id) FROM employees.employees))",
+    );
   });
 
   test('PUT /api/2/update/{id} replaces the whole record', async () => {
@@ -279,8 +313,8 @@ describe('employees with configured accounts', () => {
       [{ name: 'N', age: true }, invalid('age', ageRule)],
       [{ name: 'N', age: null }, invalid('age', ageRule)],
       [{ name: 'N', age: 3, image: 5 }, invalid('image', 'a string or null')],
-      [{ name: 'N', age: 3, id: 0 }, invalid('id', 'a positive integer')],
-      [{ name: 'N', age: 3, id: 'x' }, invalid('id', 'a positive integer')],
+      [{ name: 'N', age: 3, id: 0 }, invalid('id', 'a positive integer up to 2147483647')],
+      [{ name: 'N', age: 3, id: 'x' }, invalid('id', 'a positive integer up to 2147483647')],
       [[{ name: 'N', age: 3 }], 'The request body must be a JSON object'],
       ['just text', 'The request body must be a JSON object'],
     ];
@@ -507,12 +541,26 @@ describe('employees with configured accounts', () => {
 });
 
 describe('employees without configured accounts', () => {
-  test('a generated admin editor, and records that persist across a restart; the seed happens once', async () => {
+  test('a generated admin editor, records that persist across a restart, and a seed that happens once', async () => {
     const db = await createTestDatabase();
     const logLines: string[] = [];
     // Our own data directory: a service closes and removes the one it made itself.
     const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-employees-restart-'));
+    // EMPLOYEES_SEED=false leaves the database empty, and does not count as the first-start seed.
+    const unseeded = await startTestService(employees, { db, dataDir, env: { EMPLOYEES_SEED: 'false' } });
+    assertJson(await unseeded.app.inject({ method: 'GET', url: '/api/2/employees' }), 200, {
+      status: 'success',
+      data: [],
+      message: 'Successfully! All records has been fetched.',
+    });
+    await unseeded.close();
+
     const first = await startTestService(employees, { db, dataDir, logLines });
+    assertJson(await first.app.inject({ method: 'GET', url: '/api/2/employees' }), 200, {
+      status: 'success',
+      data: seeded,
+      message: 'Successfully! All records has been fetched.',
+    });
     try {
       const line = first.banner.find((l) => l.startsWith('Basic credentials (editor): admin / '));
       assert.ok(line, `banner: ${first.banner.join(' | ')}`);
@@ -598,19 +646,6 @@ describe('employees without configured accounts', () => {
     } finally {
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  test('EMPLOYEES_SEED=false starts with no records', async () => {
-    const service = await startTestService(employees, { env: { EMPLOYEES_SEED: 'false' } });
-    try {
-      assertJson(await service.app.inject({ method: 'GET', url: '/api/2/employees' }), 200, {
-        status: 'success',
-        data: [],
-        message: 'Successfully! All records has been fetched.',
-      });
-    } finally {
-      await service.close();
     }
   });
 });

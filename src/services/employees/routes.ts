@@ -29,7 +29,7 @@ export const messages = {
 export const errorEnvelope = (message: string) => ({ status: 'error' as const, data: null, message });
 
 const fieldRules: Record<string, string> = {
-  id: 'a positive integer',
+  id: 'a positive integer up to 2147483647',
   name: 'a non-empty string of at most 255 characters',
   age: 'an integer from 0 to 150, or a string of digits with such a value',
   image: 'a string or null',
@@ -224,9 +224,11 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
                 ? await store.createEmployee(fields)
                 : await store.createEmployeeWithId(requestedId, fields);
             if (!employee) {
-              return reply
-                .status(409)
-                .send(errorEnvelope(`Conflict! A record with id ${requestedId} already exists`));
+              const message =
+                requestedId === undefined
+                  ? `Conflict! Every id up to the highest (${maxId}) is in use: send an unused id`
+                  : `Conflict! A record with id ${requestedId} already exists`;
+              return reply.status(409).send(errorEnvelope(message));
             }
             reply.status(201).header('location', `${prefix}/employees/${employee.id}`);
             return { status: 'success' as const, data: employee, message: messages.added };

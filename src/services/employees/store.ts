@@ -24,6 +24,7 @@ export interface Account {
 
 const columns = 'id, name, age, image';
 const uniqueViolation = '23505';
+const sequenceExhausted = '2200H';
 
 export class EmployeeStore {
   constructor(private readonly db: Database) {}
@@ -41,9 +42,9 @@ export class EmployeeStore {
     return rows[0];
   }
 
-  /** A new record with the next id. */
-  async createEmployee(fields: EmployeeFields): Promise<Employee> {
-    // A generated id can collide with one a client chose earlier (see createEmployeeWithId): take the next one.
+  /** A new record with the next id; undefined when the id sequence is used up (a client chose the highest id). */
+  async createEmployee(fields: EmployeeFields): Promise<Employee | undefined> {
+    // A generated id can collide with one a client chose meanwhile (see createEmployeeWithId): take the next one.
     for (let attempt = 0; ; attempt++) {
       try {
         const { rows } = await this.db.query<Employee>(
@@ -52,7 +53,9 @@ export class EmployeeStore {
         );
         return rows[0];
       } catch (error) {
-        if ((error as { code?: string }).code !== uniqueViolation || attempt >= 20) throw error;
+        const code = (error as { code?: string }).code;
+        if (code === sequenceExhausted) return undefined;
+        if (code !== uniqueViolation || attempt >= 20) throw error;
       }
     }
   }
@@ -67,8 +70,8 @@ export class EmployeeStore {
     if (rows[0]) {
       // Move the id sequence past the chosen id so later generated ids do not run into it.
       await this.db.query(
-        `SELECT setval(s, GREATEST(nextval(s), $1::bigint))
-         FROM (SELECT pg_get_serial_sequence('employees.employees', 'id') AS s) AS seq`,
+        `SELECT setval(s, GREATEST(COALESCE(pg_sequence_last_value(s), 0), $1::bigint))
+         FROM (SELECT pg_get_serial_sequence('employees.employees', 'id')::regclass AS s) AS seq`,
         [id],
       );
     }
