@@ -31,7 +31,7 @@ export const commands: Record<string, ServiceCommand<ThingsSettings>> = {
   add: {
     usage: 'add --name <name> --color <color>',
     summary: 'add a thing to the collection',
-    run: (args, ctx) => {
+    run: async (args, ctx) => {
       const { name, color } = parseFlags(args, ['name', 'color']);
       if (!name?.trim() || !color?.trim()) throw new UsageError('both --name and --color are required');
       return withStore(ctx, async (store) => `added ${describe(await store.addThing(name, color))}`);
@@ -40,7 +40,7 @@ export const commands: Record<string, ServiceCommand<ThingsSettings>> = {
   list: {
     usage: 'list',
     summary: 'list the things (id, name, color)',
-    run: (args, ctx) => {
+    run: async (args, ctx) => {
       if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);
       return withStore(ctx, async (store) => {
         const things = await store.listThings();
@@ -51,7 +51,7 @@ export const commands: Record<string, ServiceCommand<ThingsSettings>> = {
   remove: {
     usage: 'remove <id>',
     summary: 'remove a thing by id',
-    run: (args, ctx) => {
+    run: async (args, ctx) => {
       const [id, ...rest] = args;
       if (!id || rest.length > 0 || !/^[0-9]{1,18}$/.test(id))
         throw new UsageError('remove takes one thing id (digits), e.g. backlot things remove 3');

@@ -124,7 +124,7 @@ describe('things over HTTP', () => {
       'SELECT 1 FROM things.tokens t JOIN things.users u ON u.id = t.user_id WHERE u.username = $1',
       ['linus'],
     );
-    assert.equal(tokens.rowCount, 0);
+    assert.equal(tokens.rows.length, 0);
   });
 
   test('missing, garbage, unknown and revoked secrets are 401 unauthorized', async () => {
@@ -234,7 +234,7 @@ describe('things over HTTP', () => {
       }
     }
     const users = await svc.db.query(`SELECT 1 FROM things.users WHERE username IN ('x', '123')`);
-    assert.equal(users.rowCount, 0);
+    assert.equal(users.rows.length, 0);
   });
 
   test('unknown routes are 404 in the same shape', async () => {
@@ -373,7 +373,7 @@ describe('rate limits', () => {
       assert.equal((await from('10.0.0.1', '/signup', { username: 'r1', password: 'pw' })).statusCode, 200);
       const signupLimited = await from('10.0.0.1', '/signup', { username: 'r2', password: 'pw' });
       assert.equal(signupLimited.statusCode, 429);
-      assert.equal((await svc.db.query(`SELECT 1 FROM things.users WHERE username = 'r2'`)).rowCount, 0);
+      assert.equal((await svc.db.query(`SELECT 1 FROM things.users WHERE username = 'r2'`)).rows.length, 0);
 
       assert.equal((await from('10.0.0.1', '/login', { username: 'r1', password: 'bad' })).statusCode, 401);
       assert.equal((await from('10.0.0.1', '/login', { username: 'r1', password: 'pw' })).statusCode, 200);
