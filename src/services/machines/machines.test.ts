@@ -32,7 +32,7 @@ const del = (url: string, token = tokens.full) =>
 const isoSeconds = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 function assertError(
-  response: { statusCode: number; json(): any; headers: Record<string, unknown> },
+  response: { statusCode: number; json(): Record<string, unknown>; headers: Record<string, unknown> },
   status: number,
   id: string,
   message?: string,
@@ -292,7 +292,7 @@ describe('bad input', () => {
   for (const [name, body, message] of cases) {
     test(`${name} → 422`, async () => {
       assertError(await create(body), 422, 'unprocessable_entity', message);
-      assert.equal((await db.query('SELECT 1 FROM machines.machines')).rowCount, 0);
+      assert.equal((await db.query('SELECT 1 FROM machines.machines')).rows.length, 0);
     });
   }
 

@@ -324,6 +324,13 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // The API takes JSON only; a text/plain body is refused (415) rather than read as a string.
     app.removeContentTypeParser('text/plain');
+    // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included.
+    const json = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '' && request.method !== 'POST') return done(null, undefined);
+      json(request, body as string, done);
+    });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const known = apiErrors(error, request);
       if (!known) throw error;
