@@ -10,8 +10,12 @@ after(() => t.close());
 
 const get = (url: string, authorization?: string) =>
   t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
-const send = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, authorization?: string, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: authorization ? { authorization } : {} });
+const send = (
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  authorization?: string,
+  payload?: object,
+) => t.app.inject({ method, url, payload, headers: authorization ? { authorization } : {} });
 
 describe('reading posts', () => {
   test('without per_page the full list of published posts comes back, newest first', async () => {
@@ -138,12 +142,17 @@ describe('reading posts', () => {
     assert.equal(post.author, ids.admin);
     assert.equal(post.sticky, true);
     assert.equal(post.content.protected, false);
-    assert.match(post.content.rendered, /^<p>This is post number 1: getting started with rest clients\.<\/p>\n<p>/);
+    assert.match(
+      post.content.rendered,
+      /^<p>This is post number 1: getting started with rest clients\.<\/p>\n<p>/,
+    );
     assert.equal(post.content.raw, undefined);
     assert.match(post.excerpt.rendered, /^<p>This is post number 1/);
     assert.deepEqual(post.categories, [2]);
     assert.deepEqual(post._links.self, [{ href: 'http://localhost:80/wp-json/wp/v2/posts/1' }]);
-    assert.deepEqual(post._links.author, [{ embeddable: true, href: 'http://localhost:80/wp-json/wp/v2/users/1' }]);
+    assert.deepEqual(post._links.author, [
+      { embeddable: true, href: 'http://localhost:80/wp-json/wp/v2/users/1' },
+    ]);
   });
 
   test('_fields limits the fields, nested ones too', async () => {
@@ -158,7 +167,11 @@ describe('reading posts', () => {
   test('unknown, malformed and huge ids', async () => {
     const missing = await get(`${api}/posts/999`);
     assert.equal(missing.statusCode, 404);
-    assert.deepEqual(json(missing), { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
+    assert.deepEqual(json(missing), {
+      code: 'rest_post_invalid_id',
+      message: 'Invalid post ID.',
+      data: { status: 404 },
+    });
     assert.equal((await get(`${api}/posts/99999999999999999999`)).statusCode, 404);
     const word = await get(`${api}/posts/abc`);
     assert.equal(word.statusCode, 404);
@@ -190,7 +203,11 @@ describe('reading posts', () => {
   test('status filters need edit rights; contributors see only their own unpublished posts', async () => {
     const anonymous = await get(`${api}/posts?status=draft`);
     assert.equal(anonymous.statusCode, 401);
-    assert.deepEqual(json(anonymous), { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: 401 } });
+    assert.deepEqual(json(anonymous), {
+      code: 'rest_forbidden_status',
+      message: 'Status is forbidden.',
+      data: { status: 401 },
+    });
     assert.equal((await get(`${api}/posts?status=draft`, t.auth.subscriber)).statusCode, 403);
     const mine = json(await get(`${api}/posts?status=draft,pending`, t.auth.contributor));
     assert.deepEqual(
@@ -228,11 +245,17 @@ describe('writing posts', () => {
   });
 
   test('PUT and PATCH update too; content may be given as {raw}', async () => {
-    const put = await send('PUT', `${api}/posts/9`, t.auth.editor, { content: { raw: 'One.\n\nTwo.' }, slug: 'Hello World!' });
+    const put = await send('PUT', `${api}/posts/9`, t.auth.editor, {
+      content: { raw: 'One.\n\nTwo.' },
+      slug: 'Hello World!',
+    });
     assert.equal(put.statusCode, 200);
     assert.equal(json(put).content.rendered, '<p>One.</p>\n<p>Two.</p>\n');
     assert.equal(json(put).slug, 'hello-world');
-    const patch = await send('PATCH', `${api}/posts/9`, t.auth.editor, { excerpt: 'Short.', status: 'draft' });
+    const patch = await send('PATCH', `${api}/posts/9`, t.auth.editor, {
+      excerpt: 'Short.',
+      status: 'draft',
+    });
     assert.equal(json(patch).excerpt.rendered, '<p>Short.</p>\n');
     assert.equal(json(patch).status, 'draft');
     const slugClash = await send('PATCH', `${api}/posts/13`, t.auth.editor, { slug: 'hello-world' });
@@ -302,7 +325,10 @@ describe('writing posts', () => {
   });
 
   test('creating a post: 201 with Location, a draft by default, refused to subscribers', async () => {
-    const res = await send('POST', `${api}/posts`, t.auth.contributor, { title: 'Hello there', content: 'Body' });
+    const res = await send('POST', `${api}/posts`, t.auth.contributor, {
+      title: 'Hello there',
+      content: 'Body',
+    });
     assert.equal(res.statusCode, 201);
     const post = json(res);
     assert.equal(res.headers.location, `http://localhost:80/wp-json/wp/v2/posts/${post.id}`);
@@ -322,7 +348,10 @@ describe('writing posts', () => {
     const empty = await send('POST', `${api}/posts`, t.auth.author);
     assert.equal(empty.statusCode, 400);
     assert.equal(json(empty).code, 'empty_content');
-    const published = await send('POST', `${api}/posts`, t.auth.contributor, { title: 'x', status: 'publish' });
+    const published = await send('POST', `${api}/posts`, t.auth.contributor, {
+      title: 'x',
+      status: 'publish',
+    });
     assert.equal(json(published).code, 'rest_cannot_publish');
   });
 

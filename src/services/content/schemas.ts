@@ -183,7 +183,7 @@ export const UserListQuery = Type.Object({
   _fields: Type.Optional(Type.String()),
 });
 
-export const TermSchema = Type.Object({
+const termFields = {
   id: Type.Integer(),
   count: Type.Integer(),
   description: Type.String(),
@@ -191,7 +191,11 @@ export const TermSchema = Type.Object({
   name: Type.String(),
   slug: Type.String(),
   taxonomy: Type.String(),
-  parent: Type.Optional(Type.Integer()),
+};
+export const TagSchema = Type.Object({ ...termFields, meta: Meta, _links: Links });
+export const CategorySchema = Type.Object({
+  ...termFields,
+  parent: Type.Integer(),
   meta: Meta,
   _links: Links,
 });

@@ -4,19 +4,27 @@ import type { FastifyPluginAsync } from 'fastify';
 import { RestError } from './errors.js';
 import { fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { pickFields, renderTerm } from './render.js';
-import { IdParams, ItemQuery, isTrue, responses, TermListQuery, TermSchema } from './schemas.js';
+import {
+  CategorySchema,
+  IdParams,
+  ItemQuery,
+  isTrue,
+  responses,
+  TagSchema,
+  TermListQuery,
+} from './schemas.js';
 import type { ContentStore } from './store.js';
 
 const taxonomies = [
-  { route: 'categories', taxonomy: 'category' },
-  { route: 'tags', taxonomy: 'post_tag' },
+  { route: 'categories', taxonomy: 'category', schema: CategorySchema },
+  { route: 'tags', taxonomy: 'post_tag', schema: TagSchema },
 ] as const;
 
 /** Categories and tags: public, read-only lists (terms are assigned through posts). */
 export function termRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    for (const { route, taxonomy } of taxonomies) {
+    for (const { route, taxonomy, schema } of taxonomies) {
       const base = `/wp-json/wp/v2/${route}`;
       app.get(
         base,
@@ -25,7 +33,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             tags: ['terms'],
             summary: `List ${route}`,
             querystring: TermListQuery,
-            response: responses(Type.Array(TermSchema)),
+            response: responses(Type.Array(schema)),
           },
         },
         async (request, reply) => {
@@ -71,7 +79,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             summary: `Read one of the ${route}`,
             params: IdParams,
             querystring: ItemQuery,
-            response: responses(TermSchema),
+            response: responses(schema),
           },
         },
         async (request, reply) => {

@@ -25,7 +25,9 @@ export async function startContent(options: TestServiceOptions = {}): Promise<Co
   const auth = {} as Record<Login, string>;
   for (const login of roles) {
     const password =
-      login === 'admin' ? adminPassword : ((await create?.run(['create', '--user', login], service.ctx)) ?? '');
+      login === 'admin'
+        ? adminPassword
+        : ((await create?.run(['create', '--user', login], service.ctx)) ?? '');
     auth[login] = basic(login, password);
   }
   return Object.assign(service, { auth, adminPassword });

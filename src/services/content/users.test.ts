@@ -16,8 +16,11 @@ const get = (url: string, authorization?: string) =>
 const del = (url: string, authorization?: string, payload?: object) =>
   t.app.inject({ method: 'DELETE', url, payload, headers: authorization ? { authorization } : {} });
 const postCount = async (author: number) =>
-  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content.posts WHERE author = $1', [author])).rows[0]
-    ?.n;
+  (
+    await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content.posts WHERE author = $1', [
+      author,
+    ])
+  ).rows[0]?.n;
 
 describe('authentication', () => {
   test('the first start prints an application password for admin, stored only as a hash', async () => {
@@ -64,9 +67,10 @@ describe('authentication', () => {
     assert.equal(me.statusCode, 200);
     assert.equal(json(me).username, 'editor');
     assert.deepEqual(json(me).roles, ['editor']);
-    const stored = await t.db.query(`SELECT 1 FROM content.credentials WHERE secret_hash = $1 AND kind = 'bearer'`, [
-      tokenHash(String(token)),
-    ]);
+    const stored = await t.db.query(
+      `SELECT 1 FROM content.credentials WHERE secret_hash = $1 AND kind = 'bearer'`,
+      [tokenHash(String(token))],
+    );
     assert.equal(stored.rows.length, 1);
     const bad = await get(`${api}/users/me`, 'Bearer nope');
     assert.equal(bad.statusCode, 401);
@@ -76,7 +80,10 @@ describe('authentication', () => {
   test('the app-password command checks its arguments', async () => {
     const command = content.commands?.['app-password'];
     await assert.rejects(command?.run(['create'], t.ctx) as Promise<string>, /--user is required/);
-    await assert.rejects(command?.run(['create', '--user', 'ghost'], t.ctx) as Promise<string>, /no user "ghost"/);
+    await assert.rejects(
+      command?.run(['create', '--user', 'ghost'], t.ctx) as Promise<string>,
+      /no user "ghost"/,
+    );
     await assert.rejects(command?.run(['list'], t.ctx) as Promise<string>, /usage/);
     const password = await command?.run(['create', '--user=author', '--name', 'laptop'], t.ctx);
     assert.equal((await get(`${api}/users/me`, basic('author', String(password)))).statusCode, 200);
@@ -109,7 +116,17 @@ describe('reading users', () => {
       users.map((u: any) => u.slug),
       ['admin', 'author', 'editor'],
     );
-    assert.deepEqual(Object.keys(users[0]), ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta', '_links']);
+    assert.deepEqual(Object.keys(users[0]), [
+      'id',
+      'name',
+      'url',
+      'description',
+      'link',
+      'slug',
+      'avatar_urls',
+      'meta',
+      '_links',
+    ]);
     assert.equal(users[0].name, 'Ada Admin');
     assert.equal(res.headers['x-wp-total'], '3');
   });
@@ -143,7 +160,11 @@ describe('reading users', () => {
     assert.equal((await get(`${api}/users/5`, t.auth.author)).statusCode, 403);
     const missing = await get(`${api}/users/99`);
     assert.equal(missing.statusCode, 404);
-    assert.deepEqual(json(missing), { code: 'rest_user_invalid_id', message: 'Invalid user ID.', data: { status: 404 } });
+    assert.deepEqual(json(missing), {
+      code: 'rest_user_invalid_id',
+      message: 'Invalid user ID.',
+      data: { status: 404 },
+    });
   });
 });
 
@@ -181,7 +202,11 @@ describe('/me/settings/', () => {
       payload: { display_name: 'Aurora A.', user_URL: 'https://aurora.example', language: 'de' },
     });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(json(res), { display_name: 'Aurora A.', user_URL: 'https://aurora.example', language: 'de' });
+    assert.deepEqual(json(res), {
+      display_name: 'Aurora A.',
+      user_URL: 'https://aurora.example',
+      language: 'de',
+    });
     const after = json(await get('/rest/v1.1/me/settings', t.auth.author));
     assert.equal(after.display_name, 'Aurora A.');
     assert.equal(after.first_name, 'Aurora');
@@ -210,7 +235,11 @@ describe('/me/settings/', () => {
     }
     const unchanged = json(await get('/me/settings', t.auth.subscriber));
     assert.equal(unchanged.user_email, 'subscriber@example.com');
-    const anonymous = await t.app.inject({ method: 'POST', url: '/me/settings/', payload: { display_name: 'x' } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/me/settings/',
+      payload: { display_name: 'x' },
+    });
     assert.equal(anonymous.statusCode, 403);
     assert.equal(json(anonymous).error, 'authorization_required');
   });
