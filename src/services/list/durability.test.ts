@@ -47,7 +47,9 @@ describe('concurrent writers', () => {
       env: { LIST_DELAY_MS: '0', LIST_FILE: file },
     });
     try {
-      const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(service.url, `item ${i}`)));
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => post(service.url, `item ${i}`)),
+      );
       const created = await Promise.all(responses.map((r) => r.json()));
       assert.deepEqual(new Set(responses.map((r) => r.status)), new Set([201]));
       const items: { id: number; item: string }[] = read(file).list;
@@ -151,7 +153,10 @@ describe('the data file', () => {
       assert.deepEqual((await service.app.inject('/notes')).json(), []);
 
       writeFileSync(file, '{"list": [{"id": 8, "item": "half-writ');
-      await eventually(async () => logLines.some((l) => l.includes('now invalid')), 'the invalid edit is logged');
+      await eventually(
+        async () => logLines.some((l) => l.includes('now invalid')),
+        'the invalid edit is logged',
+      );
       assert.match(logLines.find((l) => l.includes('now invalid')) ?? '', /last good data/);
       assert.deepEqual((await service.app.inject('/list')).json(), [{ id: 7, item: 'tea' }]);
 
@@ -178,7 +183,17 @@ describe('a crash in the middle of a write burst', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', cli, 'serve', 'list', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir],
-      { env: { ...process.env, LIST_DELAY_MS: '0', LIST_FILE: file, LOG_LEVEL: 'warn', DATABASE_URL: '' } },
+      {
+        env: {
+          ...process.env,
+          LIST_DELAY_MS: '0',
+          LIST_FILE: file,
+          LOG_LEVEL: 'warn',
+          // The CLI opens a database for every process; the test server (when there is one) starts faster than PGlite.
+          DATABASE_URL: process.env.BACKLOT_TEST_DATABASE_URL ?? '',
+          DB_SSL_CA: process.env.BACKLOT_TEST_DATABASE_CA ?? '',
+        },
+      },
     );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
@@ -214,7 +229,8 @@ describe('a crash in the middle of a write burst', () => {
       const items: { id: number; item: string }[] = read(file).list;
       const byId = new Map(items.map((i) => [i.id, i.item]));
       assert.equal(byId.size, items.length, 'ids are distinct');
-      for (const { id, item } of acknowledged) assert.equal(byId.get(id), item, `acknowledged ${item} is kept`);
+      for (const { id, item } of acknowledged)
+        assert.equal(byId.get(id), item, `acknowledged ${item} is kept`);
       assert.ok(items.length >= acknowledged.length + 2);
     } finally {
       child.kill('SIGKILL');

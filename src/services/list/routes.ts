@@ -99,7 +99,7 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
       try {
         const result = runQuery(collection, query, `${origin(request)}${request.url}`);
         if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
-        if (result.link) reply.header('link', result.link);
+        if (result.link !== undefined) reply.header('link', result.link);
         return send(reply, 200, pretty(result.items));
       } catch (error) {
         if (error instanceof QueryError) return clientError(reply, 400, error.message);
