@@ -352,6 +352,15 @@ describe('employees with configured accounts', () => {
       400,
       error('The request body is not valid JSON'),
     );
+    const huge = await inject({
+      method: 'POST',
+      url: '/api/2/create',
+      headers: { authorization: editor, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Big', age: 3, image: 'x'.repeat(1024 * 1024) }),
+    });
+    assert.equal(huge.statusCode, 413);
+    assert.equal(huge.json().status, 'error');
+    assert.equal(huge.json().data, null);
     assert.equal(await countRows(db), before);
 
     // fetch() without a content type sends text/plain: the JSON in it is still read.
