@@ -50,7 +50,7 @@ describe('concurrent writers', () => {
       const responses = await Promise.all(
         Array.from({ length: 200 }, (_, i) => post(service.url, `item ${i}`)),
       );
-      const created = await Promise.all(responses.map((r) => r.json()));
+      const created = (await Promise.all(responses.map((r) => r.json()))) as { id: number; item: string }[];
       assert.deepEqual(new Set(responses.map((r) => r.status)), new Set([201]));
       const items: { id: number; item: string }[] = read(file).list;
       assert.equal(items.length, 202);
@@ -213,7 +213,8 @@ describe('a crash in the middle of a write burst', () => {
         for (let n = 0; !killed; n++) {
           try {
             const response = await post(url, `burst ${w}-${n}`);
-            if (response.status === 201) acknowledged.push(await response.json());
+            if (response.status === 201)
+              acknowledged.push((await response.json()) as { item: string; id: number });
           } catch {
             return; // the connection died with the process
           }
