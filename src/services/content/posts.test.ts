@@ -422,3 +422,29 @@ describe('writing posts', () => {
     assert.equal(json(noAuth).code, 'rest_cannot_delete');
   });
 });
+
+describe('hostile input never reaches SQL as a 500', () => {
+  test('out-of-range ids, pages and dates and NUL characters are 4xx', async () => {
+    for (const url of [
+      `${api}/posts?author=99999999999`,
+      `${api}/posts?per_page=10&page=99999999999`,
+      `${api}/posts?offset=1e30`,
+      `${api}/posts?search=a%00b`,
+    ]) {
+      const res = await get(url);
+      assert.equal(res.statusCode, 400, url);
+      assert.equal(json(res).code, 'rest_invalid_param', url);
+    }
+    const huge = await get(`${api}/posts?per_page=10&page=2147483647`);
+    assert.equal(huge.statusCode, 400);
+    assert.equal(json(huge).code, 'rest_post_invalid_page_number');
+    const badDate = await send('POST', `${api}/posts/1`, t.auth.admin, { date: '2024-13-45T99:00:00' });
+    assert.equal(badDate.statusCode, 400);
+    assert.deepEqual(json(badDate).data.params, { date: 'Invalid date.' });
+    const nul = await send('POST', `${api}/posts/1`, t.auth.admin, { title: 'a\u0000b' });
+    assert.equal(nul.statusCode, 400);
+    assert.deepEqual(json(nul).data.params, { title: 'title contains a NUL character.' });
+    const date = await send('POST', `${api}/posts/1`, t.auth.admin, { date: '2023-05-06T07:08:09' });
+    assert.equal(json(date).date, '2023-05-06T07:08:09');
+  });
+});

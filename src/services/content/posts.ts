@@ -39,6 +39,14 @@ const text = (value: string | { raw: string } | undefined) => (typeof value === 
 
 type WriteBody = Static<typeof PostWriteBody>;
 
+/** Dates are given in the site's time zone (UTC) without an offset, as WordPress shows them. */
+function parseDate(value: string) {
+  const date = new Date(`${value.slice(0, 19)}Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== value.slice(0, 19))
+    throw new RestError(400, 'rest_invalid_param', 'Invalid parameter(s): date', { date: 'Invalid date.' });
+  return date;
+}
+
 export function postRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -110,7 +118,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         slug,
         categories: body.categories,
         tags: body.tags,
-        date: body.date ? new Date(`${body.date.slice(0, 19)}Z`) : undefined,
+        date: body.date === undefined ? undefined : parseDate(body.date),
         sticky: body.sticky === undefined ? undefined : isTrue(body.sticky),
         comment_status: body.comment_status,
         ping_status: body.ping_status,

@@ -47,6 +47,18 @@ function normalizeQuery(request: FastifyRequest) {
   }
 }
 
+/** The first parameter holding a NUL character, which Postgres text cannot store. */
+function findNul(value: unknown, name = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? name || 'body' : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return name || key.replaceAll('\u0000', '');
+    const found = findNul(inner, name || key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** A property's schema, to word validation messages the way WordPress does. */
 function propertySchema(request: FastifyRequest, context: string | undefined, name: string) {
   const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context ?? ''] as
@@ -180,6 +192,11 @@ export function contentRoutes(store: ContentStore, settings: ContentSettings): F
     app.addHook('preValidation', async (request) => {
       // WordPress treats a write without a body as one with no parameters.
       if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+      const nul = findNul(request.query) ?? findNul(request.body);
+      if (nul !== undefined)
+        throw new RestError(400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
+          [nul]: `${nul} contains a NUL character.`,
+        });
       const user = await authenticate(store, request);
       if (user) setCaller(request, user);
     });

@@ -12,8 +12,12 @@ export const WpBoolean = Type.Union([Type.Boolean(), StringEnum(['true', 'false'
 export const isTrue = (value: boolean | string | undefined) =>
   value === true || value === 'true' || value === '1';
 
-const Id = Type.Integer({ minimum: 1 });
-const IdList = Type.Array(Type.Integer({ minimum: 0 }));
+/** Ids and counts stay within Postgres `integer`, so no value can overflow in SQL. */
+const INT_MAX = 2_147_483_647;
+const Id = Type.Integer({ minimum: 1, maximum: INT_MAX });
+const IdList = Type.Array(Type.Integer({ minimum: 0, maximum: INT_MAX }));
+const Page = Type.Integer({ minimum: 1, maximum: INT_MAX, default: 1 });
+const Offset = Type.Integer({ minimum: 0, maximum: INT_MAX });
 
 export const ContextEnum = StringEnum(['view', 'embed', 'edit'] as const, { default: 'view' });
 export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
@@ -74,9 +78,9 @@ export const DeletedPostSchema = Type.Object({ deleted: Type.Boolean(), previous
 
 export const PostListQuery = Type.Object({
   context: Type.Optional(ContextEnum),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Page),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Absent: the full list.' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
   author: Type.Optional(IdList),
   author_exclude: Type.Optional(IdList),
@@ -143,7 +147,9 @@ export const PostWriteBody = Type.Object({
 export const ForceQuery = Type.Object({ force: Type.Optional(WpBoolean) });
 export const UserDeleteArgs = Type.Object({
   force: Type.Optional(WpBoolean),
-  reassign: Type.Optional(Type.Integer({ description: 'Moves the deleted user’s posts to this user.' })),
+  reassign: Type.Optional(
+    Type.Integer({ maximum: INT_MAX, description: 'Moves the deleted user’s posts to this user.' }),
+  ),
 });
 
 export const UserSchema = Type.Object({
@@ -170,9 +176,9 @@ export const UserSchema = Type.Object({
 
 export const UserListQuery = Type.Object({
   context: Type.Optional(ContextEnum),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Page),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
   include: Type.Optional(IdList),
   roles: Type.Optional(Type.Array(Type.String())),
@@ -202,14 +208,14 @@ export const CategorySchema = Type.Object({
 
 export const TermListQuery = Type.Object({
   context: Type.Optional(ContextEnum),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Page),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
   include: Type.Optional(IdList),
   slug: Type.Optional(Type.Array(Type.String())),
   hide_empty: Type.Optional(WpBoolean),
-  post: Type.Optional(Type.Integer({ minimum: 1 })),
+  post: Type.Optional(Id),
   orderby: Type.Optional(StringEnum(['id', 'include', 'name', 'slug', 'count', 'term_group'] as const)),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
   _fields: Type.Optional(Type.String()),
