@@ -1,4 +1,10 @@
+import path from 'node:path';
+import { LocalObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/objects.js';
 import { defineService } from '../../platform/service.js';
+import { migrations } from './migrations.js';
+import { profilesRoutes } from './routes.js';
+import { profilesSettings } from './settings.js';
+import { createUserStore } from './store.js';
 
 export const profiles = defineService({
   id: 'profiles',
@@ -6,10 +12,31 @@ export const profiles = defineService({
   ports: { alone: 8080, together: 8080 },
   portEnv: ['PORT'],
   schema: 'profiles',
-  migrations: [],
-  openapi: true,
-  docsPath: '/docs',
-  settings: () => ({}),
-  errorBody: ({ message }) => ({ message }),
-  start: async () => ({ routes: async () => {} }),
+  migrations,
+  openapi: false,
+  docsPath: '/',
+  settings: profilesSettings,
+  // GraphQL's error shape, for the few errors that happen outside /query (unknown routes, outages).
+  errorBody: ({ message }) => ({ data: null, errors: [{ message }] }),
+  async start(ctx) {
+    const { settings } = ctx;
+    const objects: ObjectStore = settings.s3
+      ? new S3ObjectStore(settings.s3)
+      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'));
+    const template = settings.publicUrlTemplate;
+    const urlFor = (key: string, context: { baseUrl: string }) =>
+      template
+        ? template.replaceAll('{key}', encodeURIComponent(key))
+        : `${context.baseUrl}/files/${encodeURIComponent(key)}`;
+    const banner = [
+      settings.s3
+        ? `images go to bucket ${settings.s3.bucket} at ${settings.s3.endpoint}`
+        : `images are stored in ${path.join(ctx.global.dataDir, 'objects')} and served at ${ctx.publicUrl}/files/`,
+    ];
+    return {
+      routes: profilesRoutes({ users: createUserStore(ctx.db), objects, settings, urlFor }),
+      banner,
+      close: () => objects.close(),
+    };
+  },
 });

@@ -1,0 +1,270 @@
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Upload } from 'graphql-upload-minimal';
+
+/**
+ * The GraphQL multipart request spec (operations, then map, then files), after graphql-upload-minimal's
+ * processRequest but with every parser error handled: a malformed part header there emits a second, unhandled
+ * 'error' that can stall the request or crash the process.
+ */
+
+interface BusboyFileInfo {
+  filename: string;
+  encoding: string;
+  mimeType: string;
+}
+interface Busboy extends NodeJS.WritableStream {
+  on(
+    event: 'field',
+    listener: (name: string, value: string, info: { valueTruncated: boolean }) => void,
+  ): this;
+  on(
+    event: 'file',
+    listener: (name: string, stream: Readable & { truncated?: boolean }, info: BusboyFileInfo) => void,
+  ): this;
+  on(event: 'filesLimit' | 'fieldsLimit' | 'close', listener: () => void): this;
+  on(event: 'error', listener: (error: Error) => void): this;
+  destroy(error?: Error): void;
+}
+const require = createRequire(import.meta.url);
+// busboy arrives with graphql-upload-minimal and ships no type declarations.
+const busboy = require('busboy') as (options: object) => Busboy;
+
+export class MultipartError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
+}
+
+export interface MultipartOptions {
+  /** Per file: larger files are cut off, and their stream fails with 413. */
+  maxFileSize: number;
+  maxFiles: number;
+  /** For the `operations` and `map` parts. */
+  maxFieldSize: number;
+}
+
+/** graphql-upload-minimal's declarations leave out the methods its parser uses. */
+type PendingUpload = Upload & { file?: unknown; resolve(file: unknown): void; reject(error: Error): void };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const forbidden = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Puts `value` at a dotted path such as `variables.input.file` inside the operations. */
+function setAtPath(target: unknown, path: string, value: unknown) {
+  const props = path.split('.');
+  const last = props.pop() as string;
+  let node = target as Record<string, unknown>;
+  for (const prop of [...props, last]) {
+    if (prop === '' || forbidden.has(prop)) throw new MultipartError(`map: invalid path "${path}"`);
+  }
+  for (const prop of props) {
+    const next = node[prop];
+    if (next === null || typeof next !== 'object')
+      throw new MultipartError(`map: path "${path}" is not in operations`);
+    node = next as Record<string, unknown>;
+  }
+  node[last] = value;
+}
+
+/**
+ * Reads and discards the rest of a file part. Destroying a busboy file stream instead would stall the parser,
+ * and with it the request, since busboy waits for every file stream to be read.
+ */
+export function drainFile(stream: Readable) {
+  if (stream.readableEnded || stream.destroyed) return;
+  stream.removeAllListeners('readable');
+  stream.on('data', () => {});
+  stream.resume();
+}
+
+export function processMultipart(
+  req: NodeJS.ReadableStream & { headers: Record<string, unknown> },
+  options: MultipartOptions,
+  files: Readable[] = [],
+) {
+  return new Promise<unknown>((resolve, reject) => {
+    let parser: Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          fieldSize: options.maxFieldSize,
+          fields: 2,
+          fileSize: options.maxFileSize,
+          files: options.maxFiles,
+        },
+      });
+    } catch (error) {
+      reject(new MultipartError(`malformed multipart request: ${(error as Error).message}`));
+      return;
+    }
+    let operations: unknown;
+    let map: Map<string, PendingUpload> | undefined;
+    let failed: Error | undefined;
+    const openStreams = new Set<Readable>();
+
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = error;
+      reject(error);
+      for (const stream of openStreams) drainFile(stream);
+      if (map) for (const upload of map.values()) if (!upload.file) upload.reject(error);
+      req.unpipe(parser as never);
+      parser.destroy();
+      // Drain what the client still sends so the response can be delivered.
+      setImmediate(() => req.resume());
+    };
+
+    parser.on('field', (name, value, { valueTruncated }) => {
+      if (failed) return;
+      if (valueTruncated) {
+        fail(new MultipartError(`the '${name}' part is larger than ${options.maxFieldSize} bytes`, 413));
+        return;
+      }
+      if (name === 'operations') {
+        try {
+          operations = JSON.parse(value);
+        } catch {
+          fail(new MultipartError("the 'operations' part is not valid JSON"));
+          return;
+        }
+        if (!isObject(operations) && !Array.isArray(operations)) {
+          fail(new MultipartError("the 'operations' part must be a JSON object or array"));
+        }
+      } else if (name === 'map') {
+        if (operations === undefined) {
+          fail(new MultipartError("misordered parts: 'map' must follow 'operations'"));
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          fail(new MultipartError("the 'map' part is not valid JSON"));
+          return;
+        }
+        if (!isObject(parsed)) {
+          fail(new MultipartError("the 'map' part must be a JSON object of arrays of paths"));
+          return;
+        }
+        const entries = Object.entries(parsed);
+        if (entries.length > options.maxFiles) {
+          fail(new MultipartError(`at most ${options.maxFiles} files can be uploaded at once`, 413));
+          return;
+        }
+        map = new Map();
+        for (const [fileName, paths] of entries) {
+          if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.trim() === '')) {
+            fail(new MultipartError(`map: the entry '${fileName}' must be an array of paths`));
+            return;
+          }
+          const upload = new Upload() as PendingUpload;
+          map.set(fileName, upload);
+          try {
+            for (const path of paths as string[]) setAtPath(operations, path, upload);
+          } catch (error) {
+            fail(error as Error);
+            return;
+          }
+        }
+        resolve(operations);
+      } else {
+        fail(new MultipartError(`unexpected part '${name}': expected 'operations', 'map', then files`));
+      }
+    });
+
+    parser.on('file', (name, stream, { filename, encoding, mimeType }) => {
+      stream.on('error', () => {});
+      if (failed) {
+        stream.resume();
+        return;
+      }
+      if (!map) {
+        stream.resume();
+        fail(new MultipartError("misordered parts: files must follow 'map'"));
+        return;
+      }
+      const upload = map.get(name);
+      if (!upload || upload.file) {
+        stream.resume();
+        return;
+      }
+      openStreams.add(stream);
+      files.push(stream);
+      stream.on('end', () => openStreams.delete(stream));
+      let taken = false;
+      upload.resolve({
+        fieldName: name,
+        filename,
+        mimetype: mimeType,
+        encoding,
+        createReadStream() {
+          if (taken) throw new Error('the file was already read');
+          taken = true;
+          return stream;
+        },
+      });
+    });
+
+    parser.on('filesLimit', () =>
+      fail(new MultipartError(`at most ${options.maxFiles} files can be uploaded at once`, 413)),
+    );
+    parser.on('fieldsLimit', () =>
+      fail(new MultipartError("only the 'operations' and 'map' parts are allowed")),
+    );
+    parser.on('error', (error) => fail(new MultipartError(`malformed multipart request: ${error.message}`)));
+    parser.on('close', () => {
+      if (failed) return;
+      if (operations === undefined) return fail(new MultipartError("the 'operations' part is missing"));
+      if (!map) return fail(new MultipartError("the 'map' part is missing"));
+      for (const [name, upload] of map) {
+        if (!upload.file)
+          upload.reject(new MultipartError(`the file part '${name}' named in 'map' was never sent`));
+      }
+    });
+    req.on('error', (error) => fail(new MultipartError(`the request broke off: ${error.message}`)));
+    req.pipe(parser);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    graphqlUploads?: Readable[];
+  }
+}
+
+/**
+ * Lets Mercurius' routes on `app` take multipart requests: the parsed operations become the body and each file
+ * an Upload value. Call it on the instance that registers Mercurius (it is not encapsulated on purpose).
+ */
+export function acceptMultipart(app: FastifyInstance, options: MultipartOptions) {
+  app.addContentTypeParser('multipart/form-data', (request, _payload, done) => {
+    request.graphqlUploads = [];
+    done(null);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (!request.graphqlUploads) return;
+    request.body = await processMultipart(request.raw, options, request.graphqlUploads);
+  });
+  // Files a resolver did not read (or stopped reading) are drained, and the answer waits until the client
+  // finished sending: answering earlier would cut it off mid-upload.
+  app.addHook('onSend', async (request) => {
+    if (!request.graphqlUploads) return;
+    for (const stream of request.graphqlUploads) drainFile(stream);
+    const raw = request.raw;
+    if (raw.readableEnded || raw.destroyed) return;
+    await new Promise<void>((resolve) => {
+      raw.once('end', resolve);
+      raw.once('close', resolve);
+      raw.resume();
+    });
+  });
+}
