@@ -71,14 +71,15 @@ export class Catalog {
   }
 
   /**
-   * Precomputed bodies that contain photo URLs (`/photos...`, `/albums/{id}/photos`, `/db`) for `origin`,
-   * or undefined while they are being built (the caller answers from the data meanwhile).
+   * Precomputed bodies that contain photo URLs (`/photos...`, `/albums/{id}/photos`, `/db`) for `origin`.
+   * The first request from a new origin waits for them (well under a second) rather than compressing
+   * the megabyte-sized lists once per concurrent request.
    */
-  photoBodies(origin: string): Map<string, Body> | undefined {
-    const bodies = this.originBodies.get(origin);
-    if (bodies) return bodies;
-    this.warm(origin).catch(() => this.building.delete(origin));
-    return undefined;
+  async photoBodies(origin: string): Promise<Map<string, Body>> {
+    const ready = this.originBodies.get(origin);
+    if (ready) return ready;
+    await this.warm(origin);
+    return this.originBodies.get(origin) ?? buildPhotoBodies(this.data(origin).data);
   }
 
   /** Builds the photo bodies for `origin` once; startup awaits this for the service's own URL. */

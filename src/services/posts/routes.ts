@@ -82,11 +82,10 @@ export function postsRoutes(options: RouteOptions) {
   };
 
   /** The precomputed answer for a query-less GET, if there is one. */
-  const stored = (request: FastifyRequest, photos: boolean): Body | undefined => {
+  const stored = async (request: FastifyRequest, photos: boolean): Promise<Body | undefined> => {
     if (request.url.includes('?')) return undefined;
-    return photos
-      ? catalog.photoBodies(originOf(request))?.get(request.url)
-      : catalog.shared.get(request.url);
+    if (!photos) return catalog.shared.get(request.url);
+    return (await catalog.photoBodies(originOf(request))).get(request.url);
   };
 
   const images = new Map<string, Body>();
@@ -116,9 +115,8 @@ export function postsRoutes(options: RouteOptions) {
         },
       },
       async (request, reply) => {
-        const body = catalog.photoBodies(originOf(request))?.get('/db');
-        if (body) return sendBody(request, reply, body);
-        return sendComputed(request, reply, toJson(catalog.data(originOf(request)).data));
+        const bodies = await catalog.photoBodies(originOf(request));
+        return sendBody(request, reply, bodies.get('/db') as Body);
       },
     );
 
@@ -170,7 +168,7 @@ export function postsRoutes(options: RouteOptions) {
           },
         },
         async (request, reply) => {
-          const body = stored(request, photos);
+          const body = await stored(request, photos);
           if (body) return sendBody(request, reply, body);
           return sendList(request, reply, name, request.query as Query);
         },
@@ -188,7 +186,7 @@ export function postsRoutes(options: RouteOptions) {
           },
         },
         async (request, reply) => {
-          const body = stored(request, photos);
+          const body = await stored(request, photos);
           if (body) return sendBody(request, reply, body);
           const db = dataFor(request);
           const found = db.byId[name].get(request.params.id);
@@ -274,7 +272,7 @@ export function postsRoutes(options: RouteOptions) {
           },
         },
         async (request, reply) => {
-          const body = stored(request, photos);
+          const body = await stored(request, photos);
           if (body) return sendBody(request, reply, body);
           const query = { ...(request.query as Query), [foreignKey]: request.params.id };
           return sendList(request, reply, child, query);
