@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -140,6 +140,26 @@ describe('the data file', () => {
     await first.close();
     const second = await start(file, { LIST_LOCK_WAIT_MS: '0' });
     await second.close();
+  });
+
+  test('a lock removed from under the service is taken back before the next save', async () => {
+    const file = tempFile();
+    const logLines: string[] = [];
+    const service = await start(file, {}, logLines);
+    try {
+      rmSync(`${file}.lock`, { recursive: true });
+      await eventually(
+        async () => logLines.some((l) => l.includes('took the lock')),
+        'the lock is taken back',
+      );
+      assert.ok(logLines.some((l) => l.includes('was lost')));
+      assert.ok(existsSync(`${file}.lock`));
+      const saved = await service.app.inject({ method: 'POST', url: '/list', payload: { item: 'kept' } });
+      assert.equal(saved.statusCode, 201);
+      assert.deepEqual(read(file).list[2], { item: 'kept', id: 3 });
+    } finally {
+      await service.close();
+    }
   });
 
   test('edits by hand are picked up; an invalid edit is logged and the last good data kept', async () => {

@@ -122,21 +122,39 @@ export class ListStore {
     return store;
   }
 
-  private async lock() {
-    const { lockWaitMs, log } = this.options;
+  private lockOptions(lockWaitMs: number): lockfile.LockOptions {
     const retries = Math.ceil(lockWaitMs / 500);
+    return {
+      realpath: false,
+      // A crashed holder's lock counts as abandoned after `stale` ms; a live holder refreshes it every second.
+      stale: 5000,
+      update: 1000,
+      retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: 500, maxTimeout: 500 },
+      onCompromised: (error) => void this.relock(error),
+    };
+  }
+
+  /** The lock was lost (a stalled process, someone removed it): no saves until it is ours again. */
+  private async relock(error: Error) {
+    const { log } = this.options;
+    this.compromised = `the lock on ${this.file} was lost (${error.message})`;
+    log.error({ file: this.file }, `${this.compromised}; saves fail until it is taken back`);
+    if (this.closed) return;
     try {
-      this.release = await lockfile.lock(this.file, {
-        realpath: false,
-        // A crashed holder's lock counts as abandoned after `stale` ms; a live holder refreshes it every second.
-        stale: 5000,
-        update: 1000,
-        retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: 500, maxTimeout: 500 },
-        onCompromised: (error) => {
-          this.compromised = `the lock on ${this.file} was lost (${error.message}); restart the service`;
-          log.error({ file: this.file }, this.compromised);
-        },
-      });
+      this.release = await lockfile.lock(this.file, this.lockOptions(0));
+      this.compromised = undefined;
+      log.warn({ file: this.file }, 'took the lock on the list file back');
+    } catch (relockError) {
+      log.error(
+        { err: relockError, file: this.file },
+        'another process holds the list file now; restart this one',
+      );
+    }
+  }
+
+  private async lock() {
+    try {
+      this.release = await lockfile.lock(this.file, this.lockOptions(this.options.lockWaitMs));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
         throw new DataFileError(
