@@ -237,6 +237,12 @@ describe('things over HTTP', () => {
     assert.equal(users.rows.length, 0);
   });
 
+  test('a body over the size limit is 413 in the same shape', async () => {
+    const res = await post(svc, '/signup', { username: 'big', password: 'p'.repeat(1024 * 1024) });
+    assert.equal(res.statusCode, 413);
+    assert.deepEqual(res.json(), { code: 'invalid argument', description: 'Request body is too large' });
+  });
+
   test('unknown routes are 404 in the same shape', async () => {
     const res = await svc.app.inject({ method: 'GET', url: '/nope' });
     assert.equal(res.statusCode, 404);
