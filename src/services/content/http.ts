@@ -24,7 +24,8 @@ export const fieldList = (fields: string | undefined) =>
 
 /** `_fields` answers only some fields, so the full response schema cannot serialize it. */
 export function sendFields(reply: FastifyReply, fields: string[] | undefined) {
-  if (fields?.length) reply.serializer((payload) => JSON.stringify(payload));
+  if (fields?.length)
+    reply.type('application/json; charset=utf-8').serializer((payload) => JSON.stringify(payload));
 }
 
 /** X-WP-Total, X-WP-TotalPages and the rel=prev/next links of a collection page. */

@@ -157,6 +157,7 @@ describe('reading posts', () => {
 
   test('_fields limits the fields, nested ones too', async () => {
     const res = await get(`${api}/posts/1?_fields=id,title.rendered,slug`);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
     assert.deepEqual(json(res), {
       id: 1,
       title: { rendered: 'Getting started with REST clients, part 1' },
