@@ -316,6 +316,35 @@ describe('bad input', () => {
     assertError(response, 415, 'unsupported_media_type');
   });
 
+  test('an oversized body → 413 in the same shape', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/v2/machines',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...validCreate, user_data: 'x'.repeat(1_100_000) }),
+    });
+    assertError(response, 413, 'request_entity_too_large');
+  });
+
+  test('browsers: preflight needs no token, and the rate-limit headers are exposed', async () => {
+    const preflight = await service.app.inject({
+      method: 'OPTIONS',
+      url: '/v2/machines',
+      headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], 'http://app.test');
+    const response = await service.app.inject({
+      url: '/v2/machines',
+      headers: { ...auth(), authorization: `bearer ${tokens.full}`, origin: 'http://app.test' },
+    });
+    assert.equal(response.statusCode, 200);
+    assert.match(
+      String(response.headers['access-control-expose-headers']),
+      /ratelimit-remaining.*retry-after/,
+    );
+  });
+
   test('ids that are not numbers and unknown routes → 404', async () => {
     assertError(await get('/v2/machines/abc'), 404, 'not_found');
     assertError(await get('/v2/machines/99999999999999'), 404, 'not_found');
