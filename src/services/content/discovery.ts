@@ -11,6 +11,7 @@ import {
   PostWriteBody,
   responses,
   TermListQuery,
+  TermWriteBody,
   UserDeleteArgs,
   UserListQuery,
 } from './schemas.js';
@@ -86,7 +87,14 @@ const routeSpecs: RouteSpec[] = [
     ],
   },
   ...(['categories', 'tags'] as const).flatMap((route) => [
-    { path: `/wp/v2/${route}`, linked: true, endpoints: [{ methods: ['GET'], args: argsOf(TermListQuery) }] },
+    {
+      path: `/wp/v2/${route}`,
+      linked: true,
+      endpoints: [
+        { methods: ['GET'], args: argsOf(TermListQuery) },
+        { methods: ['POST'], args: argsOf(TermWriteBody) },
+      ],
+    },
     {
       path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
       linked: false,

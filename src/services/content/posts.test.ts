@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, ids, json, startContent } from './testing.js';
+import { api, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 let t: ContentTest;
 before(async () => {
@@ -23,10 +23,10 @@ describe('reading posts', () => {
     assert.equal(res.statusCode, 200);
     const posts = json(res);
     assert.equal(posts.length, 19);
-    assert.ok(posts.every((p: any) => p.status === 'publish'));
+    assert.ok(posts.every((p: Json) => p.status === 'publish'));
     assert.equal(res.headers['x-wp-total'], '19');
     assert.equal(res.headers['x-wp-totalpages'], '1');
-    const dates = posts.map((p: any) => p.date);
+    const dates = posts.map((p: Json) => p.date);
     assert.deepEqual(dates, [...dates].sort().reverse());
     assert.equal(res.headers.link, '<http://localhost:80/wp-json/>; rel="https://api.w.org/"');
   });
@@ -79,24 +79,24 @@ describe('reading posts', () => {
   test('filters: author, categories, tags, search, include, orderby and order', async () => {
     const byAuthor = json(await get(`${api}/posts?author=${ids.editor}`));
     assert.equal(byAuthor.length, 7);
-    assert.ok(byAuthor.every((p: any) => p.author === ids.editor));
+    assert.ok(byAuthor.every((p: Json) => p.author === ids.editor));
     const two = json(await get(`${api}/posts?author[]=${ids.admin}&author[]=${ids.author}`));
     assert.equal(two.length, 12);
     const comma = json(await get(`${api}/posts?author=${ids.admin},${ids.author}`));
     assert.equal(comma.length, 12);
     const news = json(await get(`${api}/posts?categories=2`));
-    assert.ok(news.length > 0 && news.every((p: any) => p.categories.includes(2)));
+    assert.ok(news.length > 0 && news.every((p: Json) => p.categories.includes(2)));
     const tagged = json(await get(`${api}/posts?tags=6`));
-    assert.ok(tagged.length > 0 && tagged.every((p: any) => p.tags.includes(6)));
+    assert.ok(tagged.length > 0 && tagged.every((p: Json) => p.tags.includes(6)));
     const found = json(await get(`${api}/posts?search=caching`));
     // Posts 4 and 24 share the topic but are a contributor's drafts.
     assert.deepEqual(
-      found.map((p: any) => p.id),
+      found.map((p: Json) => p.id),
       [14],
     );
     const byTitle = json(await get(`${api}/posts?orderby=id&order=asc&include=3,1,2`));
     assert.deepEqual(
-      byTitle.map((p: any) => p.id),
+      byTitle.map((p: Json) => p.id),
       [1, 2, 3],
     );
   });
@@ -212,7 +212,7 @@ describe('reading posts', () => {
     assert.equal((await get(`${api}/posts?status=draft`, t.auth.subscriber)).statusCode, 403);
     const mine = json(await get(`${api}/posts?status=draft,pending`, t.auth.contributor));
     assert.deepEqual(
-      mine.map((p: any) => p.id),
+      mine.map((p: Json) => p.id),
       [28, 24, 20, 16, 12, 8, 4],
     );
     const all = await get(`${api}/posts?status=any&per_page=100`, t.auth.editor);
@@ -362,7 +362,7 @@ describe('writing posts', () => {
     assert.equal(json(trash).status, 'trash');
     assert.equal(json(trash).id, 17);
     assert.equal((await get(`${api}/posts/17`)).statusCode, 401);
-    assert.ok(!json(await get(`${api}/posts`)).some((p: any) => p.id === 17));
+    assert.ok(!json(await get(`${api}/posts`)).some((p: Json) => p.id === 17));
     const again = await send('DELETE', `${api}/posts/17`, t.auth.admin);
     assert.equal(again.statusCode, 410);
     assert.deepEqual(json(again), {

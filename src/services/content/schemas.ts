@@ -221,6 +221,13 @@ export const TermListQuery = Type.Object({
   _fields: Type.Optional(Type.String()),
 });
 
+export const TermWriteBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  slug: Type.Optional(Type.String({ maxLength: 200 })),
+  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'Categories only.' })),
+});
+
 export const SettingsSchema = Type.Object({
   user_login: Type.String(),
   display_name: Type.String(),

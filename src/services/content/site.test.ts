@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
 import { startTestService } from '../../../test/service.js';
 import { content } from './index.js';
-import { api, type ContentTest, ids, json, startContent } from './testing.js';
+import { api, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 // wpapi ships CommonJS without types.
 const WPAPI = createRequire(import.meta.url)('wpapi');
@@ -69,7 +69,7 @@ describe('discovery', () => {
     for (const [method, url] of [
       ['GET', '/wp-json/wp/v2/pages'],
       ['PUT', `${api}/posts`],
-      ['POST', `${api}/categories`],
+      ['POST', `${api}/tags/6`],
       ['DELETE', `${api}/tags/6`],
     ] as const) {
       const res = await t.app.inject({ method, url, headers: { authorization: t.auth.admin } });
@@ -147,11 +147,11 @@ describe('categories and tags', () => {
     assert.equal(res.statusCode, 200);
     const categories = json(res);
     assert.deepEqual(
-      categories.map((c: any) => c.slug),
+      categories.map((c: Json) => c.slug),
       ['announcements', 'news', 'reviews', 'tutorials', 'uncategorized'],
     );
     assert.equal(res.headers['x-wp-total'], '5');
-    const news = categories.find((c: any) => c.slug === 'news');
+    const news = categories.find((c: Json) => c.slug === 'news');
     assert.deepEqual(Object.keys(news), [
       'id',
       'count',
@@ -173,16 +173,50 @@ describe('categories and tags', () => {
     assert.equal(news.count, counted.rows[0]?.n);
   });
 
+  test('creating terms: editors may, authors may not, a name is required and must be new', async () => {
+    const post = (url: string, authorization: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: { authorization }, payload });
+    const missing = await post(`${api}/categories`, t.auth.editor, { description: 'no name' });
+    assert.equal(missing.statusCode, 400);
+    assert.deepEqual(json(missing), {
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): name',
+      data: { status: 400, params: ['name'] },
+    });
+    const author = await post(`${api}/categories`, t.auth.author, { name: 'Opinions' });
+    assert.equal(author.statusCode, 403);
+    assert.deepEqual(json(author), {
+      code: 'rest_cannot_create',
+      message: 'Sorry, you are not allowed to create terms in this taxonomy.',
+      data: { status: 403 },
+    });
+    const created = await post(`${api}/categories`, t.auth.editor, { name: 'Opinions', parent: 2 });
+    assert.equal(created.statusCode, 201);
+    assert.equal(json(created).slug, 'opinions');
+    assert.equal(json(created).parent, 2);
+    assert.equal(json(created).count, 0);
+    assert.equal(
+      created.headers.location,
+      `http://localhost:80/wp-json/wp/v2/categories/${json(created).id}`,
+    );
+    const tag = await post(`${api}/tags`, t.auth.admin, { name: 'Node.js' });
+    assert.equal(json(tag).slug, 'node-js');
+    const duplicate = await post(`${api}/categories`, t.auth.editor, { name: 'opinions' });
+    assert.equal(duplicate.statusCode, 400);
+    assert.equal(json(duplicate).code, 'term_exists');
+    await t.db.query('DELETE FROM content.terms WHERE slug IN ($1, $2)', ['opinions', 'node-js']);
+  });
+
   test('tags paginate, filter by post and read one by id', async () => {
     const page = await get(`${api}/tags?per_page=3&page=2&orderby=id`);
     assert.deepEqual(
-      json(page).map((tag: any) => tag.slug),
+      json(page).map((tag: Json) => tag.slug),
       ['testing', 'performance', 'security'],
     );
     assert.equal(page.headers['x-wp-totalpages'], '3');
     const post = json(await get(`${api}/posts/1`));
     const forPost = json(await get(`${api}/tags?post=1`));
-    assert.deepEqual(forPost.map((tag: any) => tag.id).sort(), [...post.tags].sort());
+    assert.deepEqual(forPost.map((tag: Json) => tag.id).sort(), [...post.tags].sort());
     const one = await get(`${api}/tags/6`);
     assert.equal(json(one).slug, 'javascript');
     assert.equal(json(one).parent, undefined);
@@ -228,7 +262,7 @@ describe('the wpapi client', () => {
   });
 
   test('errors come back in the WordPress shape', async () => {
-    await assert.rejects(client().posts().id(999).get(), (error: any) => {
+    await assert.rejects(client().posts().id(999).get(), (error: Json) => {
       assert.equal(error.code, 'rest_post_invalid_id');
       assert.equal(error.data.status, 404);
       return true;

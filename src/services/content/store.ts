@@ -412,6 +412,22 @@ export class ContentStore {
     return { rows, total: total.rows[0]?.n ?? 0 };
   }
 
+  /** Undefined when a term with that slug already exists in the taxonomy. */
+  async createTerm(term: {
+    taxonomy: 'category' | 'post_tag';
+    name: string;
+    slug: string;
+    description: string;
+    parent: number;
+  }) {
+    const { rows } = await this.db.query<{ id: number }>(
+      `INSERT INTO content.terms (taxonomy, name, slug, description, parent) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (taxonomy, slug) DO NOTHING RETURNING id`,
+      [term.taxonomy, term.name, term.slug, term.description, term.parent],
+    );
+    return rows[0]?.id;
+  }
+
   async findTerm(taxonomy: 'category' | 'post_tag', id: number) {
     const { rows } = await this.listTerms({
       taxonomy,

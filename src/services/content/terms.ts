@@ -1,8 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { RestError } from './errors.js';
-import { fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { can } from './capabilities.js';
+import { RestError, refused } from './errors.js';
+import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { slugify } from './posts.js';
 import { pickFields, renderTerm } from './render.js';
 import {
   CategorySchema,
@@ -12,6 +14,7 @@ import {
   responses,
   TagSchema,
   TermListQuery,
+  TermWriteBody,
 } from './schemas.js';
 import type { ContentStore } from './store.js';
 
@@ -33,6 +36,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             tags: ['terms'],
             summary: `List ${route}`,
             querystring: TermListQuery,
+            TermWriteBody,
             response: responses(Type.Array(schema)),
           },
         },
@@ -68,6 +72,51 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           return rows.map((term) =>
             fields ? pickFields(renderTerm(term, site), fields) : renderTerm(term, site),
           );
+        },
+      );
+
+      app.post(
+        base,
+        {
+          schema: {
+            tags: ['terms'],
+            summary: `Create one of the ${route} (editors and administrators)`,
+            body: TermWriteBody,
+            response: responses(schema, 201),
+          },
+        },
+        async (request, reply) => {
+          const user = caller(request);
+          if (!can(user, 'manage_categories'))
+            throw refused(
+              !!user,
+              'rest_cannot_create',
+              'Sorry, you are not allowed to create terms in this taxonomy.',
+            );
+          const body = request.body;
+          const name = body.name.trim();
+          const slug = slugify(body.slug || name);
+          if (!name || !slug)
+            throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
+          const parent = taxonomy === 'category' ? (body.parent ?? 0) : 0;
+          if (parent && !(await store.findTerm(taxonomy, parent)))
+            throw new RestError(400, 'rest_term_invalid', 'Parent term does not exist.');
+          const id = await store.createTerm({
+            taxonomy,
+            name,
+            slug,
+            description: body.description ?? '',
+            parent,
+          });
+          if (id === undefined)
+            throw new RestError(
+              400,
+              'term_exists',
+              'A term with the name provided already exists in this taxonomy.',
+            );
+          const term = await store.findTerm(taxonomy, id);
+          reply.status(201).header('location', `${siteOf(request).api}/wp/v2/${route}/${id}`);
+          return renderTerm(term as NonNullable<typeof term>, siteOf(request));
         },
       );
 

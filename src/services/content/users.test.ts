@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tokenHash } from '../../platform/secrets.js';
 import { content } from './index.js';
-import { api, basic, type ContentTest, ids, json, startContent } from './testing.js';
+import { api, basic, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 let t: ContentTest;
 const logLines: string[] = [];
@@ -113,7 +113,7 @@ describe('reading users', () => {
     assert.equal(res.statusCode, 200);
     const users = json(res);
     assert.deepEqual(
-      users.map((u: any) => u.slug),
+      users.map((u: Json) => u.slug),
       ['admin', 'author', 'editor'],
     );
     assert.deepEqual(Object.keys(users[0]), [
@@ -135,7 +135,7 @@ describe('reading users', () => {
     const res = await get(`${api}/users?context=edit&orderby=id`, t.auth.admin);
     const users = json(res);
     assert.deepEqual(
-      users.map((u: any) => u.username),
+      users.map((u: Json) => u.username),
       ['admin', 'editor', 'author', 'contributor', 'subscriber'],
     );
     assert.deepEqual(users[3].roles, ['contributor']);
@@ -279,7 +279,7 @@ describe('deleting users', () => {
     assert.equal(json(res).previous.username, 'subscriber');
     assert.equal((await get(`${api}/users/me`, t.auth.subscriber)).statusCode, 401);
     const listed = json(await get(`${api}/users?per_page=100`, t.auth.admin));
-    assert.ok(!listed.some((u: any) => u.id === ids.subscriber));
+    assert.ok(!listed.some((u: Json) => u.id === ids.subscriber));
     assert.equal((await get(`${api}/users/${ids.subscriber}`, t.auth.editor)).statusCode, 404);
     const again = await del(`${api}/users/${ids.subscriber}`, t.auth.admin);
     assert.equal(again.statusCode, 410);
