@@ -69,11 +69,19 @@ function deepMatch(value: unknown, needle: string): boolean {
   return String(value).toLowerCase().includes(needle);
 }
 
-/** A nested quantifier (`(a+)+`) can backtrack for ever: such patterns are matched as plain text instead. */
-const nestedQuantifier = /\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)\s*[*+{]/;
+/**
+ * Patterns that could backtrack for minutes are matched as plain text: a quantified group (`(a+)+`,
+ * `(a|b)*`) or more than two quantifiers (`.*.*.*x` is cubic per item). Common patterns (`^qui`,
+ * `est|sit`, `a.*b`) stay regular expressions.
+ */
+function isSafePattern(source: string) {
+  const bare = source.replace(/\\./g, '');
+  const quantifiers = bare.match(/[*+]|\{\d/g)?.length ?? 0;
+  return source.length <= 200 && !/\)\s*[*+{]/.test(bare) && quantifiers <= 2;
+}
 
 function likePattern(source: string): RegExp {
-  if (source.length <= 200 && !nestedQuantifier.test(source)) {
+  if (isSafePattern(source)) {
     try {
       return new RegExp(source, 'i');
     } catch {
