@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, usingPostgres } from '../../../test/db.js';
 import { startTestService } from '../../../test/service.js';
 import { ConfigError } from '../../config.js';
-import { type Database, migrate } from '../../platform/database.js';
+import { type Database, DatabaseError, migrate } from '../../platform/database.js';
 import { UsageError } from '../../platform/service.js';
 import { commands } from './commands.js';
 import { things } from './index.js';
@@ -84,6 +85,48 @@ if (usingPostgres) {
         assert.equal(here.rows.length, 0);
       } finally {
         await svc.close();
+      }
+    });
+
+    test('an ordinary role that owns its database works once it may use the reader role', async () => {
+      const suffix = randomBytes(4).toString('hex');
+      const role = `things_app_${suffix}`;
+      const database = `things_app_db_${suffix}`;
+      const rolePassword = randomBytes(12).toString('hex');
+      await datastore.exec(`CREATE ROLE ${role} LOGIN PASSWORD '${rolePassword}'`);
+      await datastore.exec(`CREATE DATABASE ${database} OWNER ${role}`);
+      const url = new URL(urlWithoutPassword);
+      url.username = role;
+      url.pathname = `/${database}`;
+      const env = { ...ca, DATASTORE_URL: url.toString(), DATASTORE_SECRET: rolePassword };
+      try {
+        // It may create its schema, but not make itself a member of the cluster-wide reader role.
+        await assert.rejects(
+          startTestService(things, { db, env }),
+          (error: Error) =>
+            error instanceof DatabaseError &&
+            error.message ===
+              `DATASTORE_URL: role "${role}" is not a member of things_user; as an administrator run GRANT things_user TO "${role}"`,
+        );
+        await datastore.exec(`GRANT things_user TO ${role}`);
+        const svc = await startTestService(things, { db, env });
+        try {
+          const payload = { username: 'owner', password: 'pw' };
+          assert.equal((await svc.app.inject({ method: 'POST', url: '/signup', payload })).statusCode, 200);
+          const login = await svc.app.inject({ method: 'POST', url: '/login', payload });
+          const res = await svc.app.inject({
+            method: 'GET',
+            url: '/things',
+            headers: { 'db-user-secret': login.json().secret },
+          });
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.json().things.length, 5);
+        } finally {
+          await svc.close();
+        }
+      } finally {
+        await datastore.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await datastore.exec(`DROP ROLE IF EXISTS ${role}`);
       }
     });
 

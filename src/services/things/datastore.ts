@@ -1,5 +1,11 @@
 import { ConfigError } from '../../config.js';
-import { type Database, DatabaseError, migrate, openPostgres } from '../../platform/database.js';
+import {
+  type Database,
+  DatabaseError,
+  isUnavailable,
+  migrate,
+  openPostgres,
+} from '../../platform/database.js';
 import { newToken } from '../../platform/secrets.js';
 import type { ServiceContext } from '../../platform/service.js';
 import { migrations, READER_ROLE } from './migrations.js';
@@ -41,8 +47,14 @@ export async function openDatastore(ctx: ServiceContext<ThingsSettings>): Promis
     throw error;
   }
   try {
-    await migrate(db, 'things', migrations);
+    await migrate(db, 'things', migrations).catch((error: Error & { code?: string }) => {
+      if (isUnavailable(error) || !error.code) throw error;
+      throw new DatabaseError(
+        `${store.source}: cannot set up schema things as role "${decodeURIComponent(url.username)}": ${error.message}`,
+      );
+    });
     await ensureReaderMembership(db, store.source);
+    await ensureTablePrivileges(db, store.source);
   } catch (error) {
     await db.close();
     throw error;
@@ -60,23 +72,39 @@ function sharedSecretBanner(ctx: ServiceContext<ThingsSettings>, configured?: st
   return [`DATASTORE_SECRET (generated, kept in the data directory): ${secret}`];
 }
 
+/** A role that may not use the tables would fail every request with a 500; refuse to start instead. */
+async function ensureTablePrivileges(db: Database, where: string) {
+  const { rows } = await db.query<{ ok: boolean; role: string }>(
+    `SELECT current_user AS role, has_schema_privilege('things', 'USAGE') AND bool_and(has_table_privilege('things.' || t, p)) AS ok
+     FROM unnest(array['users', 'tokens', 'things', 'rate_limits']) AS t,
+          unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) AS p`,
+  );
+  if (!rows[0].ok) {
+    throw new DatabaseError(
+      `${where}: role "${rows[0].role}" may not read and write the tables of schema things; grant it USAGE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables (or let it own them)`,
+    );
+  }
+}
+
 /** `SET LOCAL ROLE` needs the connecting role to be a member of the reader role. */
 async function ensureReaderMembership(db: Database, where: string) {
   const member = async () =>
     (
-      await db.query<{ member: boolean }>(`SELECT pg_has_role(current_user, $1, 'MEMBER') AS member`, [
-        READER_ROLE,
-      ])
-    ).rows[0]?.member;
-  if (await member()) return;
+      await db.query<{ member: boolean; role: string }>(
+        `SELECT current_user AS role, pg_has_role(current_user, $1, 'MEMBER') AS member`,
+        [READER_ROLE],
+      )
+    ).rows[0];
+  if ((await member()).member) return;
   try {
     await db.exec(`GRANT ${READER_ROLE} TO CURRENT_USER`);
   } catch {
     // Reported below with what the operator has to do.
   }
-  if (!(await member())) {
+  const { member: isMember, role } = await member();
+  if (!isMember) {
     throw new DatabaseError(
-      `${where}: the connecting role is not a member of ${READER_ROLE}; as an administrator run GRANT ${READER_ROLE} TO <that role>`,
+      `${where}: role "${role}" is not a member of ${READER_ROLE}; as an administrator run GRANT ${READER_ROLE} TO "${role}"`,
     );
   }
 }

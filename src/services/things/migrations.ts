@@ -40,17 +40,20 @@ export const migrations: Migration[] = [
         hits integer NOT NULL
       );
 
-      -- Roles are cluster-wide: another database on the same server may have created it already,
-      -- possibly at the same moment (unique_violation).
+      -- Roles are cluster-wide: another database on the same server may have created it already, possibly
+      -- at the same moment (unique_violation). Checking first lets a role without CREATEROLE reuse it.
       DO $$ BEGIN
-        CREATE ROLE ${READER_ROLE} NOLOGIN;
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${READER_ROLE}') THEN
+          CREATE ROLE ${READER_ROLE} NOLOGIN;
+        END IF;
       EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
       END $$;
       GRANT USAGE ON SCHEMA things TO ${READER_ROLE};
       GRANT SELECT ON things.things TO ${READER_ROLE};
+      -- A role that may not grant this is reported at start with the GRANT an administrator has to run.
       DO $$ BEGIN
         GRANT ${READER_ROLE} TO CURRENT_USER;
-      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+      EXCEPTION WHEN duplicate_object OR unique_violation OR insufficient_privilege THEN NULL;
       END $$;
     `,
   },
