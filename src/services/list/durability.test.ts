@@ -108,6 +108,19 @@ describe('the data file', () => {
     }
   });
 
+  test('temporary files left by a crashed save are removed at startup', async () => {
+    const file = tempFile();
+    const leftover = path.join(path.dirname(file), '.list.json.12345.tmp');
+    writeFileSync(leftover, '{"list": [');
+    const service = await start(file);
+    try {
+      assert.equal(existsSync(leftover), false);
+      assert.equal(read(file).list.length, 2);
+    } finally {
+      await service.close();
+    }
+  });
+
   test('an invalid or unreadable file stops startup with a line naming the file and the problem', async () => {
     const cases: [string, RegExp][] = [
       ['{"list": [', /not valid JSON/],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import lockfile from 'proper-lockfile';
@@ -113,6 +113,7 @@ export class ListStore {
     await mkdir(path.dirname(file), { recursive: true });
     await store.lock();
     try {
+      await store.removeLeftovers();
       await store.load();
     } catch (error) {
       await store.release?.();
@@ -162,6 +163,17 @@ export class ListStore {
         );
       }
       throw new DataFileError(`${this.file}: cannot lock: ${(error as Error).message}`);
+    }
+  }
+
+  /** Temporary files of saves that a crash interrupted (the data file itself is always whole). */
+  private async removeLeftovers() {
+    const prefix = `.${path.basename(this.file)}.`;
+    const names = await readdir(path.dirname(this.file));
+    for (const name of names) {
+      if (name.startsWith(prefix) && name.endsWith('.tmp')) {
+        await rm(path.join(path.dirname(this.file), name), { force: true, recursive: true });
+      }
     }
   }
 
