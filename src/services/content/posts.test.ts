@@ -165,6 +165,20 @@ describe('reading posts', () => {
     });
   });
 
+  test('_embed adds the author and the terms', async () => {
+    const post = json(await get(`${api}/posts/1?_embed`));
+    assert.equal(post._embedded.author[0].name, 'Ada Admin');
+    assert.equal(post._embedded.author[0].email, undefined);
+    assert.deepEqual(
+      post._embedded['wp:term'].map((terms: Json[]) => terms.map((term) => term.id)),
+      [post.categories, post.tags],
+    );
+    assert.equal(post._embedded['wp:term'][0][0].slug, 'news');
+    const list = json(await get(`${api}/posts?per_page=3&_embed=1`));
+    assert.ok(list.every((p: Json) => p._embedded.author[0].id === p.author));
+    assert.equal(json(await get(`${api}/posts/1`))._embedded, undefined);
+  });
+
   test('unknown, malformed and huge ids', async () => {
     const missing = await get(`${api}/posts/999`);
     assert.equal(missing.statusCode, 404);

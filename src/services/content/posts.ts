@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
 import { RestError, refused } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderPost } from './render.js';
+import { type Context, pickFields, renderPost, renderTerm, renderUser } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -17,7 +17,12 @@ import {
   postStatuses,
   responses,
 } from './schemas.js';
-import type { ContentStore, PostFilter, PostRow, PostStatus, UserRow } from './store.js';
+import type { ContentStore, PostFilter, PostRow, PostStatus, TermRow, UserRow } from './store.js';
+
+interface Embedded {
+  users: Map<number, UserRow>;
+  terms: Map<number, TermRow>;
+}
 
 const base = '/wp-json/wp/v2/posts';
 const item = `${base}/:id(^\\d+$)`;
@@ -57,9 +62,52 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
       return post;
     };
 
-    const respond = (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
-      const body = renderPost(post, siteOf(request), context);
+    const respond = (
+      request: FastifyRequest,
+      post: PostRow,
+      context: Context,
+      fields?: string[],
+      embedded?: Embedded,
+    ) => {
+      const site = siteOf(request);
+      const body: Record<string, unknown> = renderPost(post, site, context);
+      if (embedded) {
+        const author = embedded.users.get(post.author);
+        const terms = (ids: number[]) =>
+          ids.flatMap((id) => {
+            const term = embedded.terms.get(id);
+            return term ? [renderTerm(term, site)] : [];
+          });
+        body._embedded = {
+          author: author ? [renderUser(author, site, 'embed')] : [],
+          'wp:term': [terms(post.categories), terms(post.tags)],
+        };
+      }
       return fields?.length ? pickFields(body, fields) : body;
+    };
+
+    /** `_embed`: the posts' authors and terms, loaded once for the whole page. */
+    const embeddedFor = async (
+      posts: PostRow[],
+      embed: string | undefined,
+    ): Promise<Embedded | undefined> => {
+      if (embed === undefined) return undefined;
+      const users = await store.findUsers([...new Set(posts.map((p) => p.author))]);
+      const termIds = [...new Set(posts.flatMap((p) => [...p.categories, ...p.tags]))];
+      const terms = new Map<number, TermRow>();
+      for (const taxonomy of ['category', 'post_tag'] as const) {
+        if (termIds.length === 0) break;
+        const { rows } = await store.listTerms({
+          taxonomy,
+          include: termIds,
+          hideEmpty: false,
+          orderby: 'id',
+          order: 'asc',
+          offset: 0,
+        });
+        for (const term of rows) terms.set(term.id, term);
+      }
+      return { users: new Map(users.map((u) => [u.id, u])), terms };
     };
 
     /** Permission checks shared by create and update, in WordPress's order. */
@@ -183,7 +231,8 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         paginate(request, reply, total, page, totalPages);
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((post) => respond(request, post, context, fields));
+        const embedded = await embeddedFor(rows, q._embed);
+        return rows.map((post) => respond(request, post, context, fields, embedded));
       },
     );
 
@@ -212,7 +261,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         reply.header('allow', allow.join(', '));
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
-        return respond(request, post, context, fields);
+        return respond(request, post, context, fields, await embeddedFor([post], request.query._embed));
       },
     );
 

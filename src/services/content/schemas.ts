@@ -72,6 +72,7 @@ export const PostSchema = Type.Object({
   categories: Type.Array(Type.Integer()),
   tags: Type.Array(Type.Integer()),
   _links: Links,
+  _embedded: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
 export const DeletedPostSchema = Type.Object({ deleted: Type.Boolean(), previous: PostSchema });
@@ -106,11 +107,13 @@ export const PostListQuery = Type.Object({
   ),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
   _fields: Type.Optional(Type.String()),
+  _embed: Type.Optional(Type.String({ description: 'Embed the author and terms (`_embedded`).' })),
 });
 
 export const ItemQuery = Type.Object({
   context: Type.Optional(ContextEnum),
   _fields: Type.Optional(Type.String()),
+  _embed: Type.Optional(Type.String({ description: 'Embed the author and terms (`_embedded`).' })),
 });
 
 const TextField = Type.Union([Type.String(), Type.Object({ raw: Type.String() })]);

@@ -112,6 +112,15 @@ export class ContentStore {
     return rows[0];
   }
 
+  async findUsers(ids: number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<UserRow>(
+      'SELECT * FROM content.users WHERE id = ANY($1::int[]) AND trashed_at IS NULL',
+      [ids],
+    );
+    return rows;
+  }
+
   async userHasPublishedPosts(id: number) {
     const { rows } = await this.db.query(
       `SELECT 1 FROM content.posts WHERE author = $1 AND status = 'publish' LIMIT 1`,
