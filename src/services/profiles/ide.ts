@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
 
@@ -85,15 +86,19 @@ export const idePlugin: FastifyPluginAsync = async (app) => {
     return page;
   });
 
-  app.get<{ Params: { name: string } }>('/ide/:name', { schema: { hide: true } }, async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (!asset) {
-      return reply.callNotFound();
-    }
-    reply
-      .type(asset.type)
-      .header('cache-control', 'public, max-age=3600')
-      .header('x-content-type-options', 'nosniff');
-    return asset.body;
-  });
+  app.get<{ Params: { name: string } }>(
+    '/ide/:name',
+    { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) {
+        return reply.callNotFound();
+      }
+      reply
+        .type(asset.type)
+        .header('cache-control', 'public, max-age=3600')
+        .header('x-content-type-options', 'nosniff');
+      return asset.body;
+    },
+  );
 };

@@ -352,6 +352,34 @@ describe('malformed requests', () => {
     assert.match(body.errors[0].message, /JSON/);
   });
 
+  test('a GraphQL syntax error answers 400', async () => {
+    const { status, body } = await graphql('{ users { id }');
+    assert.equal(status, 400);
+    assert.equal(body.data, null);
+    assert.match(body.errors[0].message, /^Syntax Error/);
+  });
+
+  test('batched multipart operations run each operation with its own file', async () => {
+    const user = await newUser();
+    const operations = [0, 1].map(() => ({
+      query: uploadMutation,
+      variables: { input: { userId: user.id, file: null } },
+    }));
+    const { status, body } = await upload([
+      { name: 'operations', value: JSON.stringify(operations) },
+      {
+        name: 'map',
+        value: JSON.stringify({ a: ['0.variables.input.file'], b: ['1.variables.input.file'] }),
+      },
+      { name: 'a', value: png, filename: 'one.png', contentType: 'image/png' },
+      { name: 'b', value: pngOfSize(100), filename: 'two.png', contentType: 'image/png' },
+    ]);
+    assert.equal(status, 200);
+    assert.deepEqual(body, [{ data: { uploadProfileImage: true } }, { data: { uploadProfileImage: true } }]);
+    const second = await fetch(objectUrl(`${user.id}-two.png`));
+    assert.deepEqual(Buffer.from(await second.arrayBuffer()), pngOfSize(100));
+  });
+
   test('an unknown route is a 404 in the GraphQL error shape', async () => {
     const response = await fetch(`${service.url}/nowhere`);
     assert.equal(response.status, 404);
