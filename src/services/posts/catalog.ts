@@ -53,6 +53,8 @@ export class Catalog {
   private readonly indexes = new Map<string, Indexed>();
   private readonly originBodies = new Map<string, Map<string, Body>>();
   private readonly building = new Map<string, Promise<void>>();
+  /** The service's own origin(s): never evicted by a stream of other Host names. */
+  private readonly pinned = new Set<string>();
 
   constructor() {
     for (const name of resourceNames) if (name !== 'photos') addResource(this.shared, this.base, name);
@@ -65,7 +67,7 @@ export class Catalog {
     let indexed = this.indexes.get(origin);
     if (!indexed) {
       indexed = indexDataset({ ...this.base, photos: photosAt(this.base.photos, origin) });
-      remember(this.indexes, origin, indexed);
+      remember(this.indexes, origin, indexed, this.pinned);
     }
     return indexed;
   }
@@ -82,14 +84,21 @@ export class Catalog {
     return this.originBodies.get(origin) ?? buildPhotoBodies(this.data(origin).data);
   }
 
-  /** Builds the photo bodies for `origin` once; startup awaits this for the service's own URL. */
-  warm(origin: string): Promise<void> {
+  /** Builds the photo bodies for `origin` once; startup awaits this (pinned) for the service's own URL. */
+  warm(origin: string, pin = false): Promise<void> {
+    if (pin) this.pinned.add(origin);
     let pending = this.building.get(origin);
     if (!pending) {
-      pending = buildPhotoBodies(this.data(origin).data).then((bodies) => {
-        remember(this.originBodies, origin, bodies);
-        this.building.delete(origin);
-      });
+      pending = buildPhotoBodies(this.data(origin).data).then(
+        (bodies) => {
+          remember(this.originBodies, origin, bodies, this.pinned);
+          this.building.delete(origin);
+        },
+        (error) => {
+          this.building.delete(origin);
+          throw error;
+        },
+      );
       this.building.set(origin, pending);
     }
     return pending;
@@ -119,8 +128,9 @@ async function buildPhotoBodies(data: Dataset) {
   return bodies;
 }
 
-/** Keeps at most `originCacheSize` entries, dropping the oldest: Host headers are client input. */
-function remember<T>(cache: Map<string, T>, key: string, value: T) {
-  if (cache.size >= originCacheSize) cache.delete(cache.keys().next().value as string);
+/** Keeps at most `originCacheSize` unpinned entries, dropping the oldest: Host headers are client input. */
+function remember<T>(cache: Map<string, T>, key: string, value: T, pinned: Set<string>) {
+  const evictable = [...cache.keys()].filter((entry) => !pinned.has(entry));
+  if (evictable.length >= originCacheSize) cache.delete(evictable[0] as string);
   cache.set(key, value);
 }

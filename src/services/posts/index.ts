@@ -20,7 +20,7 @@ export const posts = defineService({
     const catalog = Catalog.instance();
     const fallbackOrigin = ctx.settings.publicUrl ?? new URL(ctx.publicUrl).origin;
     // The service's own URL gets its photo bodies before the first request; other Host names on first use.
-    await catalog.warm(fallbackOrigin);
+    await catalog.warm(fallbackOrigin, true);
     return { routes: postsRoutes({ catalog, publicUrl: ctx.settings.publicUrl, fallbackOrigin }) };
   },
 });
