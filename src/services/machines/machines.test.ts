@@ -287,6 +287,7 @@ describe('bad input', () => {
     ],
     ['bad vpc_uuid', { ...validCreate, vpc_uuid: 'not-a-uuid' }, invalid('vpc_uuid')],
     ['wrong type', { ...validCreate, tags: { a: 1 } }, 'tags must be array'],
+    ['wrong flag type', { ...validCreate, backups: 'maybe' }, 'backups must be boolean'],
     ['body is not an object', ['web'], 'The request body must be a JSON object.'],
   ];
   for (const [name, body, message] of cases) {

@@ -300,7 +300,7 @@ function actionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
 }
 
 /** Schema validation failures in the provider's shape: body problems are 422s naming the field. */
-function apiErrors(error: FastifyError | ApiError, request: FastifyRequest): ApiError | undefined {
+function apiErrors(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const validation = (error as FastifyError).validation;
   if (!validation) return undefined;
@@ -315,7 +315,6 @@ function apiErrors(error: FastifyError | ApiError, request: FastifyRequest): Api
     );
   }
   if (!field && !missing) return unprocessable('The request body must be a JSON object.');
-  void request;
   return unprocessable(`${field || missing} ${first?.message ?? 'is invalid'}`);
 }
 
@@ -332,7 +331,7 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
       json(request, body as string, done);
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const known = apiErrors(error, request);
+      const known = apiErrors(error);
       if (!known) throw error;
       reply.code(known.status).send({ id: known.id, message: known.message, request_id: request.id });
     });
