@@ -31,7 +31,7 @@ export const profiles = defineService({
     const banner = [
       settings.s3
         ? `images go to bucket ${settings.s3.bucket} at ${settings.s3.endpoint}`
-        : `images are stored in ${path.join(ctx.global.dataDir, 'objects')} and served at ${ctx.publicUrl}/files/`,
+        : `images are stored in ${path.join(ctx.global.dataDir, 'objects')} and served at /files/<key>`,
     ];
     return {
       routes: profilesRoutes({ users: createUserStore(ctx.db), objects, settings, urlFor }),
