@@ -9,7 +9,8 @@ export const caller = (request: FastifyRequest) => callers.get(request);
 export const setCaller = (request: FastifyRequest, user: UserRow) => callers.set(request, user);
 
 export function siteOf(request: FastifyRequest): Site {
-  const url = `${request.protocol}://${request.host}`;
+  // HTTP/1.0 clients may send no Host at all.
+  const url = `${request.protocol}://${request.host || 'localhost'}`;
   return { url, api: `${url}/wp-json` };
 }
 
