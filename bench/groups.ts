@@ -1,4 +1,5 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
+import { databaseGroups } from './database-groups.js';
 import { type LoadRequest, type LoadResult, load, medianResult } from './lib/load.js';
 import type { ServerProcess } from './lib/server.js';
 import { ratio } from './report.js';
@@ -186,5 +187,6 @@ export const groups: Record<string, (ctx: BenchContext) => Promise<void>> = {
   posts,
   list,
   'list-delay': listDelay,
+  ...databaseGroups,
   startup,
 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
-import { type Database, migrate, openDatabase } from './platform/database.js';
+import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { createApp } from './platform/http.js';
 import { GeneratedCredentials } from './platform/secrets.js';
 import type { ServiceContext, ServiceDefinition } from './platform/service.js';
@@ -89,7 +89,7 @@ export async function buildService<S>(definition: ServiceDefinition<S>, ctx: Ser
   const app = await createApp(definition, {
     logger: ctx.log,
     bodyLimit: ctx.global.bodyLimit,
-    ready: () => ctx.db.ping(),
+    ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
   });
   await app.register(running.routes);
@@ -101,7 +101,8 @@ const displayHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'lo
 
 /** Opens the database once, then migrates, builds and starts every planned service on its own port. */
 export async function startBacklot(plans: ServicePlan[], global: GlobalSettings, logger: FastifyBaseLogger) {
-  const db = await openDatabase(global.database, global.dataDir);
+  const needsDatabase = plans.some((plan) => plan.definition.schema);
+  const db = needsDatabase ? await openDatabase(global.database, global.dataDir) : noDatabase;
   const services: RunningApp[] = [];
   try {
     for (const plan of plans) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, globalSettings } from '../src/config.js';
-import type { Database } from '../src/platform/database.js';
+import { type Database, noDatabase } from '../src/platform/database.js';
 import type { ServiceContext, ServiceDefinition } from '../src/platform/service.js';
 import { buildService, prepareService } from '../src/server.js';
 import { createTestDatabase } from './db.js';
@@ -43,7 +43,8 @@ export async function startTestService<S>(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), `backlot-${definition.id}-`));
   const env: Env = { BACKLOT_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env };
   const global = { ...globalSettings(env), prettyLogs: false };
-  const db = options.db ?? (await createTestDatabase());
+  // Services without SQL state (posts, list) get no database, as `backlot serve` gives them.
+  const db = options.db ?? (definition.schema ? await createTestDatabase() : noDatabase);
   const lines = options.logLines;
   const log = lines
     ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })

@@ -18,7 +18,7 @@ export interface Queryable {
 
 /** The one interface services see, whether PostgreSQL over the network or PGlite in-process. */
 export interface Database extends Queryable {
-  readonly kind: 'postgres' | 'pglite';
+  readonly kind: 'postgres' | 'pglite' | 'none';
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
@@ -257,6 +257,20 @@ export function isUnavailable(error: unknown): boolean {
     e.message ?? '',
   );
 }
+
+/**
+ * What a process serving only services without SQL state (posts, list) gets instead of a database, so it
+ * neither opens the embedded files (which would lock out another process) nor depends on a server.
+ */
+export const noDatabase: Database = {
+  kind: 'none',
+  query: () =>
+    Promise.reject(new Error('this process has no database: no service it serves keeps SQL state')),
+  exec: () => Promise.reject(new Error('this process has no database')),
+  transaction: () => Promise.reject(new Error('this process has no database')),
+  ping: async () => {},
+  close: async () => {},
+};
 
 /** Opens the configured database: networked PostgreSQL when a URL is set, otherwise PGlite under the data directory. */
 export async function openDatabase(settings: DatabaseSettings, dataDir: string): Promise<Database> {

@@ -9,6 +9,7 @@ const demo = defineService({
   id: 'posts',
   title: 'demo',
   ports: { alone: 0, together: 0 },
+  schema: 'demo',
   migrations: [],
   openapi: true,
   docsPath: '/docs',
