@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApiClient } from 'dots-wrapper';
-import { startMachines, tokens } from './testing.js';
+import { startMachines, tokens } from './support.test.js';
 
 test('dots-wrapper, an existing client for the original API, drives create, list and delete at /v2/droplets', async () => {
   const service = await startMachines({}, { listen: true });

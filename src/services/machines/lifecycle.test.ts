@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
 import type { Database } from '../../platform/database.js';
-import { auth, startMachines, tokens, validCreate } from './testing.js';
+import { auth, startMachines, tokens, validCreate } from './support.test.js';
 
 let db: Database;
 

@@ -5,7 +5,7 @@ import type { TestService } from '../../../test/service.js';
 import type { Database } from '../../platform/database.js';
 import { defaultVpcUuid } from './catalog.js';
 import type { MachinesSettings } from './settings.js';
-import { auth, startMachines, tokens, validCreate } from './testing.js';
+import { auth, startMachines, tokens, validCreate } from './support.test.js';
 
 let db: Database;
 let service: TestService<MachinesSettings>;

@@ -10,7 +10,7 @@ import type { Database } from '../../platform/database.js';
 import { UsageError } from '../../platform/service.js';
 import { machines } from './index.js';
 import { machinesSettings } from './settings.js';
-import { auth, tokens } from './testing.js';
+import { auth, tokens } from './support.test.js';
 
 let db: Database;
 let dataDir: string;

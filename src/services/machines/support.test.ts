@@ -1,3 +1,4 @@
+// Shared by the tests beside it (it has none of its own); named *.test.ts so the build leaves it out.
 import { startTestService, type TestService, type TestServiceOptions } from '../../../test/service.js';
 import type { Env } from '../../config.js';
 import { machines } from './index.js';
