@@ -96,6 +96,29 @@ describe('backlot command line', () => {
   });
 });
 
+test('SIGTERM lets an in-flight request finish before exiting 0', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+  try {
+    const run = serve(
+      ['serve', 'list', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--delay', '1000'],
+      { LOG_LEVEL: 'warn' },
+    );
+    const url = /list\s+(http:\/\/\S+)/.exec(await run.banner)?.[1];
+    const inFlight = fetch(`${url}/list`);
+    await new Promise((r) => setTimeout(r, 200));
+    run.child.kill('SIGTERM');
+    const res = await inFlight;
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), [
+      { id: 1, item: 'bread' },
+      { id: 2, item: 'grapes' },
+    ]);
+    assert.equal(await run.exited, 0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 describe('backlot startup against a networked PostgreSQL', () => {
   let plain: TestPostgres;
   before(async () => {
@@ -118,10 +141,19 @@ describe('backlot startup against a networked PostgreSQL', () => {
     ));
 
   test('an unreachable host, a bad URL and a wrong password each stop startup with one line', async () => {
-    await failsFast({ DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db' }, /cannot connect to 127\.0\.0\.1:1: connection refused/);
+    await failsFast(
+      { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db' },
+      /cannot connect to 127\.0\.0\.1:1: connection refused/,
+    );
     await failsFast({ DATABASE_URL: 'not a url' }, /^backlot: DATABASE_URL: not a valid PostgreSQL URL/);
     await failsFast(
-      { DB_HOST: '127.0.0.1', DB_PORT: String(plain.port), DB_USER: 'postgres', DB_PASSWORD: 'wrong', DB_NAME: 'postgres' },
+      {
+        DB_HOST: '127.0.0.1',
+        DB_PORT: String(plain.port),
+        DB_USER: 'postgres',
+        DB_PASSWORD: 'wrong',
+        DB_NAME: 'postgres',
+      },
       /^backlot: DB_HOST: /,
     );
   });

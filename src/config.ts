@@ -80,6 +80,8 @@ export interface GlobalSettings {
   /** How long shutdown waits for in-flight requests before closing sockets. */
   shutdownGraceMs: number;
   database: DatabaseSettings;
+  /** Fastify's trustProxy: whether X-Forwarded-* from a proxy decide client address, protocol and host. */
+  trustProxy: boolean | string;
 }
 
 export interface GlobalOverrides {
@@ -123,5 +125,16 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
     bodyLimit: envInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     database: databaseSettings(env),
+    trustProxy: trustProxySetting(envString(env, 'TRUST_PROXY')),
   };
+}
+
+/** `true`/`false`, or the proxies' addresses/CIDRs separated by commas (Fastify's trustProxy forms). */
+function trustProxySetting(raw: string | undefined): boolean | string {
+  if (raw === undefined || ['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (!/^[\d.:a-fA-F/, ]+$/.test(raw)) {
+    throw new ConfigError(`TRUST_PROXY: must be true, false or addresses/CIDRs, got "${raw}"`);
+  }
+  return raw;
 }

@@ -89,6 +89,7 @@ export async function buildService<S>(definition: ServiceDefinition<S>, ctx: Ser
   const app = await createApp(definition, {
     logger: ctx.log,
     bodyLimit: ctx.global.bodyLimit,
+    trustProxy: ctx.global.trustProxy,
     ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
   });

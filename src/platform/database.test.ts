@@ -25,6 +25,12 @@ describe('embedded database (PGlite)', () => {
       await db.query('INSERT INTO demo.notes (body, author) VALUES ($1, $2)', ['hello', 'ann']);
       const { rows } = await db.query('SELECT body, author FROM demo.notes');
       assert.deepEqual(rows, [{ body: 'hello', author: 'ann' }]);
+      assert.equal(
+        (await db.query('SELECT * FROM demo.notes')).rowCount,
+        1,
+        'rowCount counts selected rows as pg does',
+      );
+      assert.equal((await db.query('UPDATE demo.notes SET author = $1', ['bo'])).rowCount, 1);
       assert.deepEqual(await appliedNames(db, 'demo'), ['001_notes', '002_notes_author']);
     } finally {
       await db.close();
@@ -62,7 +68,9 @@ describe('networked PostgreSQL', () => {
   test('connects over TLS, and verifies the certificate when DB_SSL_CA is given', async () => {
     const db = await openPostgres({ url: server.url, source: 'DATABASE_URL', sslCaFile: server.caFile });
     try {
-      const { rows } = await db.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+      const { rows } = await db.query<{ ssl: boolean }>(
+        'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+      );
       assert.deepEqual(rows, [{ ssl: true }]);
     } finally {
       await db.close();
@@ -74,32 +82,42 @@ describe('networked PostgreSQL', () => {
       openPostgres({ url: plain.url, source: 'DATABASE_URL' }),
       (error: Error) =>
         error instanceof DatabaseError &&
-        error.message === `DATABASE_URL: the server at 127.0.0.1:${plain.port} does not offer TLS; backlot requires TLS`,
+        error.message ===
+          `DATABASE_URL: the server at 127.0.0.1:${plain.port} does not offer TLS; backlot requires TLS`,
     );
   });
 
   test('sslmode=disable is refused before connecting', async () => {
     await assert.rejects(openPostgres({ url: `${plain.url}?sslmode=disable`, source: 'DATABASE_URL' }), {
-      message: 'DATABASE_URL: sslmode=disable is not allowed; backlot requires TLS (use sslmode=require or verify-full)',
+      message:
+        'DATABASE_URL: sslmode=disable is not allowed; backlot requires TLS (use sslmode=require or verify-full)',
     });
   });
 
   test('a certificate from an unknown CA is refused when verification is on', async () => {
     await assert.rejects(
-      openPostgres({ url: server.url, source: 'DATABASE_URL', sslCaFile: '/etc/ssl/certs/ca-certificates.crt' }),
+      openPostgres({
+        url: server.url,
+        source: 'DATABASE_URL',
+        sslCaFile: '/etc/ssl/certs/ca-certificates.crt',
+      }),
       /^DatabaseError: DATABASE_URL: TLS certificate of 127\.0\.0\.1:\d+ not trusted/,
     );
   });
 
   test('wrong password, unreachable port and a bad URL each give one clear line', async () => {
-    await assert.rejects(openPostgres({ url: server.url.replace(server.password, 'wrong'), source: 'DATABASE_URL' }), {
-      message: `DATABASE_URL: authentication failed for user "postgres" at 127.0.0.1:${server.port}`,
-    });
+    await assert.rejects(
+      openPostgres({ url: server.url.replace(server.password, 'wrong'), source: 'DATABASE_URL' }),
+      {
+        message: `DATABASE_URL: authentication failed for user "postgres" at 127.0.0.1:${server.port}`,
+      },
+    );
     await assert.rejects(openPostgres({ url: 'postgres://u:p@127.0.0.1:1/x', source: 'DATABASE_URL' }), {
       message: 'DATABASE_URL: cannot connect to 127.0.0.1:1: connection refused',
     });
     await assert.rejects(openPostgres({ url: 'mysql://nope', source: 'DATABASE_URL' }), {
-      message: 'DATABASE_URL: not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)',
+      message:
+        'DATABASE_URL: not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)',
     });
   });
 

@@ -96,9 +96,10 @@ class EmbeddedDatabase implements Database {
     private readonly release: () => void,
   ) {}
 
+  // PGlite counts only changed rows (0 for a SELECT); pg's rowCount also counts selected rows, so both do.
   async query<T>(sql: string, params?: unknown[]) {
     const result = await this.db.query<T>(sql, params);
-    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
   }
 
   async exec(sql: string) {
@@ -110,7 +111,7 @@ class EmbeddedDatabase implements Database {
       fn({
         query: async <R>(sql: string, params?: unknown[]) => {
           const result = await t.query<R>(sql, params);
-          return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+          return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
         },
         exec: async (sql) => {
           await t.exec(sql);

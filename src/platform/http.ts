@@ -12,6 +12,7 @@ import type { ErrorInfo, ServiceDefinition } from './service.js';
 export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
+  trustProxy: boolean | string;
   /** Readiness: resolves when the service's dependencies answer. */
   ready: () => Promise<void>;
   version: string;
@@ -42,6 +43,7 @@ export async function createApp(
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
     // The incoming x-request-id is vetted in genReqId rather than trusted as is.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -88,16 +90,14 @@ export async function createApp(
           ? `Internal server error (request id ${request.id})`
           : error.message;
     if (status === 503) reply.header('retry-after', '5');
-    reply
-      .status(status)
-      .send(
-        render({
-          status,
-          message,
-          code: error.code,
-          validationContext: error.validationContext ?? undefined,
-        }),
-      );
+    reply.status(status).send(
+      render({
+        status,
+        message,
+        code: error.code,
+        validationContext: error.validationContext ?? undefined,
+      }),
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {

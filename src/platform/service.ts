@@ -13,6 +13,8 @@ export interface ErrorInfo {
   code?: string;
   /** Set for schema validation failures: which part of the request (`body`, `querystring`, `params`). */
   validationContext?: string;
+  /** The request's x-request-id, for services whose error bodies carry it. */
+  requestId?: string;
 }
 
 export interface ServiceContext<S = unknown> {
