@@ -57,6 +57,9 @@ class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A connection lost between statements is reported by the next one; unheard, its 'error' event would crash the process.
+    const ignoreLostConnection = () => {};
+    client.on('error', ignoreLostConnection);
     const tx: Queryable = {
       query: async <R>(sql: string, params?: unknown[]) => {
         const result = await client.query(sql, params as unknown[]);
@@ -70,10 +73,12 @@ class PostgresDatabase implements Database {
       await client.query('BEGIN');
       const value = await fn(tx);
       await client.query('COMMIT');
+      client.removeListener('error', ignoreLostConnection);
       client.release();
       return value;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
+      client.removeListener('error', ignoreLostConnection);
       // A client whose connection broke must not go back to the pool.
       client.release(isUnavailable(error) ? (error as Error) : undefined);
       throw error;
