@@ -2,6 +2,7 @@ import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
 import { databaseGroups } from './database-groups.js';
 import { type LoadRequest, type LoadResult, load, medianResult } from './lib/load.js';
 import type { ServerProcess } from './lib/server.js';
+import { profilesGroups } from './profiles-group.js';
 import { ratio } from './report.js';
 import type { BenchContext } from './run.js';
 import { startBacklot, startCeiling, startJsonServer } from './targets.js';
@@ -11,6 +12,11 @@ export interface Contender {
   server: Pick<ServerProcess, 'peakRssMiB'>;
   url: string;
   request?: LoadRequest;
+}
+
+/** JIT, pools and caches warm before anything is recorded (results discarded). */
+async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
+  await load(url, request, { ...ctx.settings, durationSeconds: ctx.smoke ? 1 : 3 });
 }
 
 /**
@@ -26,6 +32,7 @@ export async function compare(
   target?: string,
 ) {
   const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  for (const c of contenders) await warmUp(ctx, c.url, c.request ?? request);
   for (let i = 0; i < ctx.repeats; i++) {
     for (const c of contenders) runs.get(c.name)!.push(await load(c.url, c.request ?? request, ctx.settings));
   }
@@ -61,6 +68,7 @@ export async function measure(
   note?: string,
 ) {
   const results: LoadResult[] = [];
+  await warmUp(ctx, c.url, c.request!);
   for (let i = 0; i < ctx.repeats; i++) results.push(await load(c.url, c.request!, ctx.settings));
   const result = medianResult(results);
   ctx.report.add({ group, scenario, server: c.name, result, peakRssMiB: c.server.peakRssMiB(), note });
@@ -187,6 +195,7 @@ export const groups: Record<string, (ctx: BenchContext) => Promise<void>> = {
   posts,
   list,
   'list-delay': listDelay,
+  ...profilesGroups,
   ...databaseGroups,
   startup,
 };
