@@ -65,14 +65,14 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
     const clientError = (reply: FastifyReply, status: number, error: string) =>
       send(reply, status, JSON.stringify({ error }));
 
-    /** Waits for the change to be durable; a failed save answers 503 and leaves nothing of the change behind. */
+    /** Waits for the change to be durable; a failed save answers 507/503 and leaves nothing of the change behind. */
     const saved = async (pending: Promise<void>, reply: FastifyReply) => {
       try {
         await pending;
         return true;
       } catch (error) {
         if (!(error instanceof WriteFailedError)) throw error;
-        clientError(reply, 503, error.message);
+        clientError(reply, error.status, error.message);
         return false;
       }
     };
@@ -181,7 +181,7 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
     );
 
     const tags = ['list'];
-    const errors = { 400: ErrorBody, 503: ErrorBody };
+    const errors = { 400: ErrorBody, 503: ErrorBody, 507: ErrorBody };
     app.get(
       '/list',
       {

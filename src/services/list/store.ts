@@ -23,6 +23,13 @@ export class DataFileError extends Error {
 /** A write could not be made durable (disk full, lock lost); nothing of it was kept. */
 export class WriteFailedError extends Error {
   override name = 'WriteFailedError';
+  /** 507 Insufficient Storage when the disk or quota is full; 503 for the rest (a lost lock, an I/O error). */
+  readonly status: number;
+  constructor(message: string, cause: unknown) {
+    super(message);
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    this.status = code === 'ENOSPC' || code === 'EDQUOT' ? 507 : 503;
+  }
 }
 
 const isItem = (value: unknown): value is Item =>
@@ -273,7 +280,10 @@ export class ListStore {
           this.version++;
           const failed = this.waiters;
           this.waiters = [];
-          const reason = new WriteFailedError(`the change could not be saved: ${(error as Error).message}`);
+          const reason = new WriteFailedError(
+            `the change could not be saved: ${(error as Error).message}`,
+            error,
+          );
           for (const waiter of failed) waiter.reject(reason);
         }
       }
@@ -289,14 +299,15 @@ export class ListStore {
     const temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
     const handle = await open(temp, 'w', 0o644);
     try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      try {
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temp, this.file);
     } catch (error) {
+      // A half-written temporary file (disk full) would keep the space the next save needs.
       await rm(temp, { force: true });
       throw error;
     }
