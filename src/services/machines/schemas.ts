@@ -112,16 +112,19 @@ export const PageLinks = Type.Object({
 export const Meta = Type.Object({ total: Type.Integer() });
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  // Bounded so the row offset stays a valid bigint (page=1e308 was a 500).
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 })),
   per_page: Type.Optional(
     Type.Integer({ minimum: 1, default: 20, description: 'at most 200; larger is capped' }),
   ),
 };
 
-export const ListQuery = Type.Object({ ...PageQuery, tag_name: Type.Optional(Type.String()) });
+// A tag never contains NUL, and PostgreSQL text cannot carry one: refused as a bad parameter (was a 500).
+const TagName = Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' }));
+export const ListQuery = Type.Object({ ...PageQuery, tag_name: TagName });
 export const CatalogQuery = Type.Object(PageQuery);
 export const ImagesQuery = Type.Object({ ...PageQuery, type: Type.Optional(Type.String()) });
-export const DeleteByTagQuery = Type.Object({ tag_name: Type.Optional(Type.String()) });
+export const DeleteByTagQuery = Type.Object({ tag_name: TagName });
 export const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) });
 
 export const CreateBody = Type.Object({

@@ -8,7 +8,8 @@ export type ErrorBody = Static<typeof ErrorBody>;
 
 export const Credentials = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: 200 }),
+    // PostgreSQL text cannot hold NUL: refused as bad input rather than failing the insert.
+    username: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*$' }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
   },
   { additionalProperties: true },

@@ -28,6 +28,8 @@ function describe(part: string, error: ValueError | undefined): string {
       return `${field} must not be empty`;
     case ValueErrorType.StringMaxLength:
       return `${field} must be at most ${error.schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      return `${field} must not contain NUL characters`;
     default:
       return `${field}: ${error.message.toLowerCase()}`;
   }
