@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { groups } from './groups.js';
+import { runBench } from './run.js';
+
+// A smoke run of every benchmark group (1 s per scenario, small data) so the harness cannot rot unnoticed.
+test('every benchmark group runs end to end and its servers answer without errors', async () => {
+  const report = await runBench({ groups: [], smoke: true, fromSource: true });
+  const seen = new Set(report.rows.map((r) => r.group));
+  for (const group of ['posts', 'list', 'profiles', 'things', 'database', 'growth', 'startup']) {
+    assert.ok(seen.has(group), `group ${group} produced figures`);
+  }
+  assert.ok(Object.keys(groups).length >= 9);
+  for (const row of report.rows.filter((r) => r.result)) {
+    assert.ok(row.result!.requestsPerSecond > 0, `${row.scenario} on ${row.server} answered`);
+    assert.equal(row.result!.non2xx, 0, `${row.scenario} on ${row.server}: non-2xx responses`);
+  }
+});
