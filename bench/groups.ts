@@ -67,10 +67,13 @@ export async function measure(
   scenario: string,
   c: Contender,
   note?: string,
+  runs = { repeats: ctx.repeats, durationSeconds: ctx.settings.durationSeconds },
 ) {
   const results: LoadResult[] = [];
   await warmUp(ctx, c.url, c.request!);
-  for (let i = 0; i < ctx.repeats; i++) results.push(await load(c.url, c.request!, ctx.settings));
+  for (let i = 0; i < runs.repeats; i++) {
+    results.push(await load(c.url, c.request!, { ...ctx.settings, durationSeconds: runs.durationSeconds }));
+  }
   const result = medianResult(results);
   ctx.report.add({ group, scenario, server: c.name, result, peakRssMiB: c.server.peakRssMiB(), note });
   return result;
