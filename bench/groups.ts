@@ -5,6 +5,7 @@ import type { ServerProcess } from './lib/server.js';
 import { profilesGroups } from './profiles-group.js';
 import { ratio } from './report.js';
 import type { BenchContext } from './run.js';
+import { soakGroups } from './soak-group.js';
 import { startBacklot, startCeiling, startJsonServer } from './targets.js';
 
 export interface Contender {
@@ -203,4 +204,5 @@ export const groups: Record<string, (ctx: BenchContext) => Promise<void>> = {
   ...profilesGroups,
   ...databaseGroups,
   startup,
+  ...soakGroups,
 };

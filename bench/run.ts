@@ -29,7 +29,11 @@ export async function runBench(options: BenchOptions) {
     : { connections: 50, durationSeconds: 10, pipelining: 1 };
   const repeats = options.smoke ? 1 : 3;
   const report = new Report({ ...settings, repeats });
-  const chosen = options.groups.length > 0 ? options.groups : Object.keys(groups);
+  // The 7-minute soak runs only when named (or in the smoke run, briefly).
+  const chosen =
+    options.groups.length > 0
+      ? options.groups
+      : Object.keys(groups).filter((g) => options.smoke || g !== 'soak');
   const unknown = chosen.filter((g) => !(g in groups));
   if (unknown.length > 0)
     throw new Error(`unknown group ${unknown[0]} (valid: ${Object.keys(groups).join(', ')})`);
