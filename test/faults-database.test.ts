@@ -185,13 +185,27 @@ const cases: Case[] = [
   },
 ];
 
+/** startPostgres() returns once the port is open; the server may still say "starting up" for a moment. */
+async function whenStarted<T>(open: () => Promise<T>): Promise<T> {
+  for (const deadline = Date.now() + 20_000; ; ) {
+    try {
+      return await open();
+    } catch (error) {
+      if (Date.now() > deadline || !/starting up/.test((error as Error).message)) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 describe('PostgreSQL stopped under load and started again', () => {
   let postgres: TestPostgres;
   const running: Array<{ c: Case; service: TestService; db: Database; headers: Record<string, string> }> = [];
 
   before(async () => {
     postgres = await startPostgres({ tls: true });
-    const admin = await openPostgres({ url: postgres.url, source: 'test', sslCaFile: postgres.caFile }, 1);
+    const admin = await whenStarted(() =>
+      openPostgres({ url: postgres.url, source: 'test', sslCaFile: postgres.caFile }, 1),
+    );
     for (const c of cases) {
       const name = `fault_${c.definition.id}_${randomBytes(3).toString('hex')}`;
       await admin.exec(`CREATE DATABASE ${name}`);

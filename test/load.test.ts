@@ -189,9 +189,10 @@ describe(`soak: every service, ${CONNECTIONS} connections for ${SECONDS} s`, () 
         t.diagnostic(
           `${scenario.definition.id}: ${result.requests.total} requests, ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
         );
-        assert.equal(result.errors, 0, 'connection errors');
-        assert.equal(result.timeouts, 0, 'timeouts');
-        assert.equal(result.non2xx, 0, 'non-2xx answers');
+        const statuses = JSON.stringify(result.statusCodeStats);
+        assert.equal(result.errors, 0, `connection errors (statuses ${statuses})`);
+        assert.equal(result.timeouts, 0, `timeouts (statuses ${statuses})`);
+        assert.equal(result.non2xx, 0, `non-2xx answers: ${statuses}`);
         assert.ok(result.requests.total >= 50, `only ${result.requests.total} requests were made`);
         // Still healthy and ready after the run.
         const ready = await fetch(`${service.url}/readyz`);
