@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { type DocumentNode, GraphQLError, getOperationAST, parse } from 'graphql';
 import mercurius from 'mercurius';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
 import { filesPlugin } from './files.js';
 import { idePlugin } from './ide.js';
+import { fieldCountRule, queryLimits } from './limits.js';
 import { acceptMultipart } from './multipart.js';
 import { createResolvers, type ResolverContext } from './resolvers.js';
 import type { ProfilesSettings } from './settings.js';
@@ -45,6 +46,39 @@ export function profilesRoutes(deps: {
         );
       }
     });
+    app.addHook('preHandler', async (request) => {
+      if (request.url.split('?')[0] !== '/query') return;
+      const badRequest = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
+      const body = request.method === 'GET' ? request.query : request.body;
+      // Batches run their operations side by side: a long array would be many requests for the price of one.
+      if (Array.isArray(body) && body.length > queryLimits.maxBatch) {
+        throw badRequest(
+          `a batch may hold at most ${queryLimits.maxBatch} operations; this one has ${body.length}`,
+        );
+      }
+      // Mercurius hands a non-string `query` to graphql-js as is, which then fails with a 500.
+      for (const operation of Array.isArray(body) ? body : [body]) {
+        if (!operation || typeof operation !== 'object') continue;
+        const { query, variables, operationName } = operation as Record<string, unknown>;
+        if (query !== undefined && typeof query !== 'string') throw badRequest('query must be a string');
+        // Mercurius would take a query that is JSON as a ready-made syntax tree, unchecked (`"0"` was a 500).
+        if (typeof query === 'string' && isJson(query)) throw badRequest('query must be a GraphQL document');
+        // On GET, Mercurius looks the operation up without checking it exists (a 500 otherwise).
+        if (
+          request.method === 'GET' &&
+          typeof query === 'string' &&
+          !selectsOneOperation(query, operationName)
+        ) {
+          throw badRequest('operationName must name exactly one operation of the document');
+        }
+        if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+          throw badRequest('variables must be an object');
+        }
+        if (operationName != null && typeof operationName !== 'string') {
+          throw badRequest('operationName must be a string');
+        }
+      }
+    });
     acceptMultipart(app, {
       // One byte over the limit, so the size check in checkImage sees the file is too large.
       maxFileSize: settings.maxFileBytes + 1,
@@ -57,6 +91,8 @@ export function profilesRoutes(deps: {
       path: '/query',
       graphiql: false,
       allowBatchedQueries: true,
+      queryDepth: queryLimits.maxDepth,
+      validationRules: [fieldCountRule(queryLimits.maxFields)],
       context: (request: FastifyRequest): ResolverContext => ({ baseUrl: originOf(request) }),
       errorHandler: graphqlErrorHandler,
     });
@@ -67,6 +103,26 @@ export function profilesRoutes(deps: {
     await app.register(idePlugin);
     if (deps.objects instanceof LocalObjectStore) await app.register(filesPlugin(deps.objects));
   };
+}
+
+/** False only for a parsable document in which `operationName` picks no operation (syntax errors are Mercurius's). */
+function selectsOneOperation(query: string, operationName: unknown) {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch {
+    return true;
+  }
+  return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined) !== null;
+}
+
+function isJson(text: string) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
