@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { htmlSecurityHeaders } from '../../platform/http.js';
 import { type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
@@ -102,7 +103,7 @@ export function postsRoutes(options: RouteOptions) {
     for (const schema of Object.values(schemas.itemSchemas)) app.addSchema(schema);
 
     app.get('/', { schema: { hide: true } }, async (request, reply) =>
-      sendBody(request, reply, catalog.shared.get('/') as Body),
+      sendBody(request, reply.headers(htmlSecurityHeaders), catalog.shared.get('/') as Body),
     );
 
     app.get(
