@@ -1,8 +1,34 @@
 import { randomBytes } from 'node:crypto';
-import { type Database, openEmbedded, openPostgres } from '../src/platform/database.js';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Database, dumpEmbeddedTemplate, openEmbedded, openPostgres } from '../src/platform/database.js';
 
 /** True when the suite runs against a networked PostgreSQL (`.ci/run` sets it); otherwise PGlite in memory. */
 export const usingPostgres = Boolean(process.env.BACKLOT_TEST_DATABASE_URL);
+
+// The template is only valid for the PGlite build that made it (the package does not export its package.json).
+const pgliteVersion: string = JSON.parse(
+  readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
+).version;
+const templateFile = path.join(tmpdir(), `backlot-pglite-template-${pgliteVersion}.tar`);
+let template: Promise<Blob> | undefined;
+
+/**
+ * An empty PGlite data directory, made once per machine and PGlite version and shared by every test process:
+ * loading it skips initdb, which is most of an in-memory database's start-up time.
+ */
+function embeddedTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    if (existsSync(templateFile)) return new Blob([readFileSync(templateFile)]);
+    const blob = await dumpEmbeddedTemplate();
+    const partial = `${templateFile}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
+    renameSync(partial, templateFile);
+    return blob;
+  })();
+  return template;
+}
 
 /**
  * A fresh, empty database for one test: a new database on the test PostgreSQL server when
@@ -10,7 +36,7 @@ export const usingPostgres = Boolean(process.env.BACKLOT_TEST_DATABASE_URL);
  */
 export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.BACKLOT_TEST_DATABASE_URL;
-  if (!serverUrl) return openEmbedded();
+  if (!serverUrl) return openEmbedded(undefined, await embeddedTemplate());
   const sslCaFile = process.env.BACKLOT_TEST_DATABASE_CA;
   const admin = await openPostgres({ url: serverUrl, source: 'BACKLOT_TEST_DATABASE_URL', sslCaFile }, 1);
   const name = `t_${randomBytes(6).toString('hex')}`;
