@@ -71,7 +71,9 @@ export function profilesRoutes(deps: {
         ) {
           throw badRequest('operationName must name exactly one operation of the document');
         }
-        if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+        // On GET, variables arrive as JSON text and Mercurius parses them itself.
+        const wrongVariables = typeof variables !== 'object' || Array.isArray(variables);
+        if (variables != null && request.method !== 'GET' && wrongVariables) {
           throw badRequest('variables must be an object');
         }
         if (operationName != null && typeof operationName !== 'string') {
