@@ -105,6 +105,26 @@ describe('things: secrets hashed, never logged, every refusal exact', () => {
     assert.deepEqual(again.json(), unauthorized);
   });
 
+  test('an expired secret is refused like an unknown one', async () => {
+    const short = await startTestService(things, { env: { THINGS_SECRET_TTL: '1s' } });
+    try {
+      const credentials = { username: 'bo', password: 'bo-Password-1' };
+      await short.app.inject({ method: 'POST', url: '/signup', payload: credentials });
+      const fresh = (await short.app.inject({ method: 'POST', url: '/login', payload: credentials })).json()
+        .secret;
+      assert.equal(
+        (await short.app.inject({ url: '/things', headers: { 'db-user-secret': fresh } })).statusCode,
+        200,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const expired = await short.app.inject({ url: '/things', headers: { 'db-user-secret': fresh } });
+      assert.equal(expired.statusCode, 401);
+      assert.deepEqual(expired.json(), unauthorized);
+    } finally {
+      await short.close();
+    }
+  });
+
   test('no secret appears in any log line', () => {
     assert.ok(logLines.length > 5);
     assertNowhere(password, logLines, 'the log');
@@ -268,6 +288,7 @@ describe('content: application passwords hashed, never logged, refusals exact', 
   const logLines: string[] = [];
   let service: TestService;
   const appPassword = 'abcdEFGHijklMNOPqrstUVWX';
+  const issued: string[] = [];
   before(async () => {
     service = await startTestService(content, { logLines, env: { CONTENT_ADMIN_APP_PASSWORD: appPassword } });
   });
@@ -307,8 +328,54 @@ describe('content: application passwords hashed, never logged, refusals exact', 
     assert.equal(ok.statusCode, 201);
   });
 
-  test('application passwords are stored only as hashes and never logged', async () => {
+  test("a role below the one needed, and another user's post, are refused with 403", async () => {
+    const run = (command: 'app-password' | 'token', login: string) =>
+      content.commands?.[command]?.run(['create', '--user', login], service.ctx as never) as Promise<string>;
+    const subscriber = basic('subscriber', await run('app-password', 'subscriber'));
+    const author = `Bearer ${await run('token', 'author')}`;
+    issued.push(subscriber, author);
+    const newPost = await service.app.inject({
+      method: 'POST',
+      url: '/wp-json/wp/v2/posts',
+      headers: { ...json, authorization: subscriber },
+      payload: { title: 'x' },
+    });
+    assert.equal(newPost.statusCode, 403);
+    assert.equal(newPost.json().code, 'rest_cannot_create');
+    assert.deepEqual(newPost.json().data, { status: 403 });
+    const adminPosts = await service.app.inject({ url: '/wp-json/wp/v2/posts?author=1' });
+    const adminPost = adminPosts.json()[0].id as number;
+    for (const [method, url, code] of [
+      ['POST', `/wp-json/wp/v2/posts/${adminPost}`, 'rest_cannot_edit'],
+      ['DELETE', `/wp-json/wp/v2/posts/${adminPost}`, 'rest_cannot_delete'],
+      ['DELETE', '/wp-json/wp/v2/users/2?force=true&reassign=1', 'rest_user_cannot_delete'],
+      ['GET', '/wp-json/wp/v2/users/1?context=edit', 'rest_user_cannot_view'],
+    ] as const) {
+      const res = await service.app.inject({
+        method,
+        url,
+        headers: method === 'POST' ? { ...json, authorization: author } : { authorization: author },
+        payload: method === 'POST' ? { title: 'mine now' } : undefined,
+      });
+      assert.equal(res.statusCode, 403, `${method} ${url}`);
+      assert.equal(res.json().code, code, `${method} ${url}`);
+    }
+    const me = await service.app.inject({
+      url: '/wp-json/wp/v2/users/me',
+      headers: { authorization: author },
+    });
+    assert.equal(me.json().slug, 'author');
+  });
+
+  test('application passwords and tokens are stored only as hashes and never logged', async () => {
     const stored = await storedText(service.db, 'content');
+    for (const header of issued) {
+      const secret = header.startsWith('Bearer ')
+        ? header.slice(7)
+        : (Buffer.from(header.slice(6), 'base64').toString().split(':')[1] ?? '');
+      assertNowhere(secret, stored, 'content tables');
+      assertNowhere(secret, logLines, 'the log');
+    }
     assertNowhere(appPassword, stored, 'content tables');
     assertNowhere(appPassword, logLines, 'the log');
     assertNowhere(Buffer.from(`admin:${appPassword}`).toString('base64'), logLines, 'the log');
