@@ -389,6 +389,7 @@ describe('HTML pages carry the security headers', () => {
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
   };
+  // biome-ignore lint/suspicious/noExplicitAny: one table holds services whose settings types differ
   const pages: Array<[ServiceDefinition<any>, string[], Record<string, string>?]> = [
     [profiles, ['/']],
     [list, ['/', '/docs'], { LIST_DELAY_MS: '0' }],
@@ -423,6 +424,7 @@ describe('HTML pages carry the security headers', () => {
 });
 
 describe('CORS as documented: the Origin echoed, credentials allowed, the documented headers exposed', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: one table holds services whose settings types differ
   const services: Array<[ServiceDefinition<any>, string, Record<string, string>?]> = [
     [things, '/docs/json'],
     [employees, '/api/2/employees'],
