@@ -61,11 +61,36 @@ function randomId() {
   return Array.from(randomBytes(7), (b) => idAlphabet[b & 63]).join('');
 }
 
-/** lodash-id's `getById`: ids match by their string form, so `/list/1` finds `{"id": 1}`. */
+const hasId = (doc: unknown, id: string): doc is Item =>
+  isItem(doc) && doc.id !== undefined && doc.id !== null && String(doc.id) === id;
+
+/** Position of each id (first occurrence) per collection array, so a read does not scan 100k items. */
+const positions = new WeakMap<unknown[], Map<string, number>>();
+
+function indexPositions(items: unknown[]) {
+  const index = new Map<string, number>();
+  items.forEach((doc, i) => {
+    if (isItem(doc) && doc.id !== undefined && doc.id !== null && !index.has(String(doc.id))) {
+      index.set(String(doc.id), i);
+    }
+  });
+  positions.set(items, index);
+}
+
+/**
+ * lodash-id's `getById`: ids match by their string form, so `/list/1` finds `{"id": 1}`. The index is only a
+ * hint checked against the array, so writes need not maintain it: a stale hint falls back to the scan, which
+ * rebuilds the index.
+ */
 export function findById(items: unknown[], id: string): Item | undefined {
-  return items.find(
-    (doc): doc is Item => isItem(doc) && doc.id !== undefined && doc.id !== null && String(doc.id) === id,
-  );
+  const hint = positions.get(items)?.get(id);
+  if (hint !== undefined && hasId(items[hint], id)) {
+    return items[hint] as Item;
+  }
+  const found = items.findIndex((doc) => hasId(doc, id));
+  if (found === -1) return undefined;
+  indexPositions(items);
+  return items[found] as Item;
 }
 
 /** json-server's `createId`: the largest id plus one, 1 for an empty collection, a random string otherwise. */
