@@ -101,7 +101,8 @@ export class S3ObjectStore implements ObjectStore {
     // lib-storage holds at most queueSize parts of partSize bytes in memory; small files go as one PutObject.
     const upload = new Upload({
       client: this.client,
-      queueSize: 2,
+      // One part in flight per upload: memory stays near one 5 MiB part (S3's minimum) per concurrent upload.
+      queueSize: 1,
       partSize: 5 * 1024 * 1024,
       leavePartsOnError: false,
       params: {
