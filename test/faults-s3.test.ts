@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../src/platform/database.js';
 import { profiles } from '../src/services/profiles/index.js';
 import { multipart, png, uploadParts } from '../src/services/profiles/test-helpers.js';
 import { createTestDatabase } from './db.js';
 import { freePort } from './postgres.js';
+import { faultyS3Endpoint } from './s3.js';
 import { startTestService, type TestService } from './service.js';
 
 // The 500 case lives beside the profiles service (src/services/profiles/s3.test.ts); these are the others.
@@ -21,30 +20,6 @@ const storageEnv = (endpoint: string) => ({
   STORAGE_SECRET_KEY: 'fault-test-secret',
   STORAGE_FORCE_PATH_STYLE: 'true',
 });
-
-/** An S3 endpoint that refuses every request the way a bucket without write permission does. */
-async function forbiddingEndpoint() {
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    requests++;
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      res.end(
-        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message><RequestId>fault-1</RequestId></Error>',
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 async function graphql(service: TestService, body: Buffer | string, contentType: string) {
   const res = await service.app.inject({
@@ -121,7 +96,7 @@ describe('profiles uploads when the S3 endpoint fails', () => {
   });
 
   test('endpoint answering 403 AccessDenied: "error uploading file: Access Denied", the user unchanged', async () => {
-    const forbidding = await forbiddingEndpoint();
+    const forbidding = await faultyS3Endpoint(403, 'AccessDenied', 'Access Denied');
     const service = await startTestService(profiles, { db, env: storageEnv(forbidding.url) });
     try {
       const id = await createUser(service);

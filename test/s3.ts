@@ -1,5 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -58,6 +60,30 @@ export async function startS3(bucket = 'backlot-test'): Promise<TestS3> {
       server.httpServer.closeAllConnections();
       await server.close();
       rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fault at the edge: an "S3 endpoint" that answers every request with `status` and an S3 XML error. */
+export async function faultyS3Endpoint(status: number, code: string, message: string) {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    requests++;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
-import { startS3, type TestS3 } from '../../../test/s3.js';
+import { faultyS3Endpoint, startS3, type TestS3 } from '../../../test/s3.js';
 import { startTestService, type TestService } from '../../../test/service.js';
 import { ConfigError } from '../../config.js';
 import type { Database } from '../../platform/database.js';
@@ -39,30 +39,6 @@ async function recordingProxy(target: string) {
     seen,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => undefined),
     server,
-  };
-}
-
-/** An S3 endpoint that answers every request with 500. */
-async function failingEndpoint() {
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    requests++;
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(500, { 'content-type': 'application/xml' });
-      res.end(
-        '<?xml version="1.0"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>',
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
   };
 }
 
@@ -166,7 +142,7 @@ describe('S3-compatible storage', () => {
   });
 
   test('a store that answers 500 is "error uploading file: " and the user keeps the placeholder', async () => {
-    const failing = await failingEndpoint();
+    const failing = await faultyS3Endpoint(500, 'InternalError', 'We encountered an internal error.');
     const service = await startTestService(profiles, {
       env: { ...s3.env, STORAGE_ENDPOINT: failing.url },
       db,
