@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RestError } from './errors.js';
 import type { Site } from './render.js';
 import type { UserRow } from './store.js';
 
@@ -29,14 +30,25 @@ export function sendFields(reply: FastifyReply, fields: string[] | undefined) {
     reply.type('application/json; charset=utf-8').serializer((payload) => JSON.stringify(payload));
 }
 
-/** X-WP-Total, X-WP-TotalPages and the rel=prev/next links of a collection page. */
+/**
+ * X-WP-Total, X-WP-TotalPages and the rel=prev/next links of a collection page; a page past the last one is
+ * refused with the collection's own `rest_<kind>_invalid_page_number`, as WordPress does.
+ */
 export function paginate(
   request: FastifyRequest,
   reply: FastifyReply,
   total: number,
   page: number,
   totalPages: number,
+  invalidPageCode: string,
 ) {
+  if (page > totalPages && total > 0) {
+    throw new RestError(
+      400,
+      invalidPageCode,
+      'The page number requested is larger than the number of pages available.',
+    );
+  }
   reply.header('x-wp-total', String(total));
   reply.header('x-wp-totalpages', String(totalPages));
   const site = siteOf(request);

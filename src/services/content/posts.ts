@@ -222,13 +222,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         if (!perPage && q.offset === undefined && page > 1) filter.limit = 0;
         const { rows, total } = await store.listPosts(filter);
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
-        if (page > totalPages && total > 0)
-          throw new RestError(
-            400,
-            'rest_post_invalid_page_number',
-            'The page number requested is larger than the number of pages available.',
-          );
-        paginate(request, reply, total, page, totalPages);
+        paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         const embedded = await embeddedFor(rows, q._embed);

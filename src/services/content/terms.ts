@@ -59,13 +59,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             offset: q.offset ?? (page - 1) * perPage,
           });
           const totalPages = Math.ceil(total / perPage);
-          if (page > totalPages && total > 0)
-            throw new RestError(
-              400,
-              'rest_term_invalid_page_number',
-              'The page number requested is larger than the number of pages available.',
-            );
-          paginate(request, reply, total, page, totalPages);
+          paginate(request, reply, total, page, totalPages, 'rest_term_invalid_page_number');
           const fields = fieldList(q._fields);
           sendFields(reply, fields);
           const site = siteOf(request);

@@ -74,13 +74,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           offset: q.offset ?? (page - 1) * perPage,
         });
         const totalPages = Math.ceil(total / perPage);
-        if (page > totalPages && total > 0)
-          throw new RestError(
-            400,
-            'rest_user_invalid_page_number',
-            'The page number requested is larger than the number of pages available.',
-          );
-        paginate(request, reply, total, page, totalPages);
+        paginate(request, reply, total, page, totalPages, 'rest_user_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         return rows.map((user) => respond(request, user, context, fields));
