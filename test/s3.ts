@@ -66,11 +66,14 @@ export async function startS3(bucket = 'backlot-test'): Promise<TestS3> {
 
 /** A fault at the edge: an "S3 endpoint" that answers every request with `status` and an S3 XML error. */
 export async function faultyS3Endpoint(status: number, code: string, message: string) {
-  let requests = 0;
+  const bodyLengths: number[] = [];
   const server = http.createServer((req, res) => {
-    requests++;
-    req.resume();
+    let length = 0;
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+    });
     req.on('end', () => {
+      bodyLengths.push(length);
       res.writeHead(status, { 'content-type': 'application/xml' });
       res.end(
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
@@ -80,7 +83,9 @@ export async function faultyS3Endpoint(status: number, code: string, message: st
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => requests,
+    requests: () => bodyLengths.length,
+    /** The byte length of each request body received, in order. */
+    bodyLengths: () => [...bodyLengths],
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,10 +1,11 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { setTimeout } from 'node:timers/promises';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** An S3-compatible bucket (DigitalOcean Spaces, AWS, MinIO, R2, s3rver). */
 export interface S3Settings {
@@ -80,11 +81,26 @@ export class LocalObjectStore implements ObjectStore {
   async close() {}
 }
 
+/** S3 refuses a single PutObject over 5 GiB; uploads are capped below that (PROFILES_MAX_FILE_BYTES). */
+export const maxSinglePutBytes = 5 * 1024 ** 3;
+
+const putAttempts = 3;
+
+/** Throttling, a server error or a broken connection: worth another attempt. Any other refusal is final. */
+function isTransient(error: unknown) {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === undefined || status === 429 || status >= 500;
+}
+
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3';
   readonly client: S3Client;
 
-  constructor(readonly settings: S3Settings) {
+  /** `spoolRoot` is where uploads wait while they are checked; the system's temporary folder by default. */
+  constructor(
+    readonly settings: S3Settings,
+    private readonly spoolRoot = tmpdir(),
+  ) {
     this.client = new S3Client({
       endpoint: settings.endpoint,
       region: settings.region,
@@ -93,37 +109,43 @@ export class S3ObjectStore implements ObjectStore {
       // Many S3-compatible stores reject the newer default checksums.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
+      // The SDK cannot replay a stream body (a retry hangs or fails), so put() retries with a fresh stream.
+      maxAttempts: 1,
     });
   }
 
+  /**
+   * Spools the body to a temporary file, then sends it as one streamed PutObject of known length. Memory stays
+   * at a few stream buffers per upload, where a multipart upload holds a 5 MiB part for each; and a body that
+   * fails (too large, client gone) is refused before anything reaches the bucket.
+   */
   async put(key: string, body: Readable, options: PutOptions = {}) {
-    // lib-storage holds at most queueSize parts of partSize bytes in memory; small files go as one PutObject.
-    const upload = new Upload({
-      client: this.client,
-      // One part in flight per upload: memory stays near one 5 MiB part (S3's minimum) per concurrent upload.
-      queueSize: 1,
-      partSize: 5 * 1024 * 1024,
-      leavePartsOnError: false,
-      params: {
-        Bucket: this.settings.bucket,
-        Key: key,
-        Body: body,
-        ContentType: options.contentType,
-        ACL: this.settings.acl,
-      },
-    });
-    let bodyError: unknown;
-    body.once('error', (error) => {
-      bodyError = error;
-      void upload.abort().catch(() => {});
-    });
+    const spool = await mkdtemp(path.join(this.spoolRoot, 'backlot-upload-'));
+    const file = path.join(spool, 'body');
     try {
-      await upload.done();
-    } catch (error) {
-      throw bodyError ?? error;
+      await pipeline(body, createWriteStream(file, { mode: 0o600 }));
+      const { size } = await stat(file);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.client.send(
+            new PutObjectCommand({
+              Bucket: this.settings.bucket,
+              Key: key,
+              Body: createReadStream(file),
+              ContentLength: size,
+              ContentType: options.contentType,
+              ACL: this.settings.acl,
+            }),
+          );
+          return;
+        } catch (error) {
+          if (attempt >= putAttempts || !isTransient(error)) throw error;
+          await setTimeout(100 * 2 ** attempt);
+        }
+      }
+    } finally {
+      await rm(spool, { recursive: true, force: true });
     }
-    if (bodyError) throw bodyError;
   }
 
   async close() {

@@ -1,5 +1,5 @@
 import { ConfigError, type Env, envBool, envEnum, envInt, envString } from '../../config.js';
-import type { S3Settings } from '../../platform/objects.js';
+import { maxSinglePutBytes, type S3Settings } from '../../platform/objects.js';
 
 export interface ProfilesSettings {
   /** The image every new user starts with. */
@@ -78,7 +78,7 @@ export function profilesSettings(env: Env): ProfilesSettings {
       'PROFILES_PLACEHOLDER_URL',
       envString(env, 'PROFILES_PLACEHOLDER_URL', 'https://bit.ly/3mCSn2i'),
     ),
-    maxFileBytes: envInt(env, 'PROFILES_MAX_FILE_BYTES', 32 * 1024 * 1024, { min: 1 }),
+    maxFileBytes: envInt(env, 'PROFILES_MAX_FILE_BYTES', 32 * 1024 * 1024, { min: 1, max: maxSinglePutBytes }),
     allowedTypes,
     s3,
     publicUrlTemplate: s3 ? (template ?? `https://${s3.bucket}.${s3.region}.${domain}/{key}`) : undefined,
