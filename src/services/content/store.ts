@@ -208,8 +208,10 @@ export class ContentStore {
   }
 
   async listPosts(filter: PostFilter) {
-    const where = ['p.status = ANY($1::text[])'];
-    const params: unknown[] = [filter.statuses];
+    // One status (the public's case) is an equality, so the (status, date, id) index also gives the order.
+    const single = filter.statuses.length === 1;
+    const where = [single ? 'p.status = $1' : 'p.status = ANY($1::text[])'];
+    const params: unknown[] = [single ? filter.statuses[0] : filter.statuses];
     const add = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;

@@ -79,11 +79,12 @@ export async function createMachines(
   });
 }
 
+// Tag filters are written as `tags @> ARRAY[tag]`: that form can use the GIN index, `tag = ANY (tags)` cannot.
 export async function listMachines(
   db: Queryable,
   opts: { tag?: string; limit: number; offset: number },
 ): Promise<{ rows: MachineRow[]; total: number }> {
-  const where = opts.tag === undefined ? '' : 'WHERE $3 = ANY (tags)';
+  const where = opts.tag === undefined ? '' : 'WHERE tags @> ARRAY[$3]::text[]';
   const params: unknown[] = [opts.limit, opts.offset];
   if (opts.tag !== undefined) params.push(opts.tag);
   const { rows } = await db.query<MachineRow>(
@@ -91,7 +92,7 @@ export async function listMachines(
     params,
   );
   const count = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM machines.machines ${opts.tag === undefined ? '' : 'WHERE $1 = ANY (tags)'}`,
+    `SELECT count(*) AS n FROM machines.machines ${opts.tag === undefined ? '' : 'WHERE tags @> ARRAY[$1]::text[]'}`,
     opts.tag === undefined ? [] : [opts.tag],
   );
   return { rows, total: Number(count.rows[0]?.n ?? 0) };
@@ -111,7 +112,7 @@ export async function deleteMachine(db: Queryable, id: number): Promise<boolean>
 }
 
 export async function deleteMachinesByTag(db: Queryable, tag: string): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM machines.machines WHERE $1 = ANY (tags)', [tag]);
+  const { rowCount } = await db.query('DELETE FROM machines.machines WHERE tags @> ARRAY[$1]::text[]', [tag]);
   return rowCount;
 }
 
