@@ -92,6 +92,7 @@ export async function buildService<S>(definition: ServiceDefinition<S>, ctx: Ser
     trustProxy: ctx.global.trustProxy,
     ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
+    fastPath: running.fastPath,
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);

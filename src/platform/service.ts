@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Env, GlobalSettings } from '../config.js';
 import type { Database, Migration } from './database.js';
+import type { FastPath } from './http.js';
 import type { GeneratedCredentials } from './secrets.js';
 
 export type ServiceId = 'profiles' | 'things' | 'list' | 'employees' | 'posts' | 'machines' | 'content';
@@ -34,6 +35,8 @@ export interface RunningService {
   routes: FastifyPluginAsync;
   /** Lines for the startup banner (generated credentials, hints); never logged. */
   banner?: string[];
+  /** Precomputed answers served ahead of Fastify (see FastPath in http.ts). */
+  fastPath?: FastPath;
   close?(): Promise<void>;
 }
 

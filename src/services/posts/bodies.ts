@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const jsonType = 'application/json; charset=utf-8';
@@ -86,6 +87,17 @@ function matches(ifNoneMatch: string | undefined, etag: string) {
     .some((candidate) => candidate.trim() === '*' || candidate.trim().replace(/^W\//, '') === bare);
 }
 
+/** What a cacheable GET of `body` answers, unless the client already has it (If-None-Match, see sendBody). */
+export function answer(body: Body, requestHeaders: IncomingHttpHeaders, vary?: string) {
+  const headers: Record<string, string> = { 'cache-control': cacheControl, etag: body.etag };
+  if (body.gzip) headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+  headers['content-type'] = body.type;
+  const encoding = body.gzip ? negotiate(requestHeaders['accept-encoding']) : 'identity';
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  const payload = encoding === 'br' ? body.br : encoding === 'gzip' ? body.gzip : body.identity;
+  return { headers, payload: payload as Buffer };
+}
+
 function addVary(reply: FastifyReply, value: string) {
   const current = reply.getHeader('vary');
   reply.header('vary', current ? `${current}, ${value}` : value);
@@ -93,14 +105,13 @@ function addVary(reply: FastifyReply, value: string) {
 
 /** Sends a cacheable GET body: 304 when the client has it, otherwise the smallest encoding it accepts. */
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
-  reply.header('cache-control', cacheControl).header('etag', body.etag);
-  if (body.gzip) addVary(reply, 'Accept-Encoding');
-  if (matches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  reply.header('content-type', body.type);
-  const encoding = body.gzip ? negotiate(request.headers['accept-encoding']) : 'identity';
-  if (encoding === 'identity') return reply.send(body.identity);
-  reply.header('content-encoding', encoding);
-  return reply.send(encoding === 'br' ? body.br : body.gzip);
+  if (matches(request.headers['if-none-match'], body.etag)) {
+    reply.header('cache-control', cacheControl).header('etag', body.etag);
+    if (body.gzip) addVary(reply, 'Accept-Encoding');
+    return reply.code(304).send();
+  }
+  const { headers, payload } = answer(body, request.headers, reply.getHeader('vary') as string | undefined);
+  return reply.headers(headers).send(payload);
 }
 
 /** A body computed for one request (a query): compressed quickly, off the event loop. */

@@ -1,6 +1,6 @@
 import { defineService } from '../../platform/service.js';
 import { Catalog } from './catalog.js';
-import { postsRoutes } from './routes.js';
+import { postsFastPath, postsRoutes } from './routes.js';
 import { postsSettings } from './settings.js';
 
 export const posts = defineService({
@@ -21,6 +21,9 @@ export const posts = defineService({
     const fallbackOrigin = ctx.settings.publicUrl ?? new URL(ctx.publicUrl).origin;
     // The service's own URL gets its photo bodies before the first request; other Host names on first use.
     await catalog.warm(fallbackOrigin, true);
-    return { routes: postsRoutes({ catalog, publicUrl: ctx.settings.publicUrl, fallbackOrigin }) };
+    return {
+      routes: postsRoutes({ catalog, publicUrl: ctx.settings.publicUrl, fallbackOrigin }),
+      fastPath: postsFastPath(catalog),
+    };
   },
 });

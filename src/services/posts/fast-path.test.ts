@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { startTestService, type TestService } from '../../../test/service.js';
+import { posts } from './index.js';
+
+// The fixed GETs are answered ahead of Fastify (FastPath); these tests hold them to Fastify's own answers.
+
+let service: TestService;
+let handled = 0;
+const countHandled = () => {
+  handled++;
+};
+before(async () => {
+  service = await startTestService(posts, { listen: true });
+  subscribe('tracing:fastify.request.handler:start', countHandled);
+});
+after(async () => {
+  unsubscribe('tracing:fastify.request.handler:start', countHandled);
+  await service.close();
+});
+
+interface Raw {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request over the socket, bodies left compressed, headers as sent. */
+function overHttp(method: string, url: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${service.url}${url}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string>,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The same request through Fastify's router (inject never passes the fast path). */
+async function throughFastify(url: string, headers: Record<string, string>): Promise<Raw> {
+  const res = await service.app.inject({ method: 'GET', url, headers });
+  const asText = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
+  return { status: res.statusCode, headers: asText, body: res.rawPayload };
+}
+
+const transportHeaders = ['date', 'connection', 'keep-alive', 'x-request-id'];
+const comparable = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !transportHeaders.includes(name)));
+
+describe('posts fast path', () => {
+  const urls = ['/posts', '/posts/1', '/posts/100', '/users/1/posts', '/posts/1/comments', '/todos/5', '/albums'];
+  const variants: Record<string, string>[] = [
+    {},
+    { origin: 'https://app.example' },
+    { 'accept-encoding': 'gzip' },
+    { 'accept-encoding': 'gzip, deflate, br', origin: 'http://localhost:5173' },
+    { 'accept-encoding': 'br;q=0, gzip;q=0' },
+  ];
+
+  test('answers every fixed GET byte for byte and header for header as the Fastify route does', async () => {
+    for (const url of urls) {
+      for (const headers of variants) {
+        const before = handled;
+        const fast = await overHttp('GET', url, headers);
+        assert.equal(handled, before, `${url} was answered by the fast path, not a Fastify handler`);
+        const routed = await throughFastify(url, headers);
+        assert.equal(handled, before + 1);
+        const label = `${url} ${JSON.stringify(headers)}`;
+        assert.equal(fast.status, 200, label);
+        assert.equal(routed.status, 200, label);
+        assert.deepEqual(comparable(fast.headers), comparable(routed.headers), label);
+        assert.deepEqual(fast.body, routed.body, label);
+        assert.match(fast.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
+      }
+    }
+  });
+
+  test("keeps the client's request id, and CORS answers as documented", async () => {
+    const res = await overHttp('GET', '/posts/1', { 'x-request-id': 'trace-42', origin: 'https://a.example' });
+    assert.equal(res.headers['x-request-id'], 'trace-42');
+    assert.equal(res.headers['access-control-allow-origin'], 'https://a.example');
+    assert.equal(res.headers['access-control-allow-credentials'], 'true');
+    assert.equal(res.headers['access-control-expose-headers'], 'x-request-id, x-total-count, link, etag');
+    assert.equal(res.headers.vary, 'Origin');
+    const noOrigin = await overHttp('GET', '/posts/1', { 'x-request-id': 'bad id with spaces' });
+    assert.equal(noOrigin.headers['access-control-allow-origin'], undefined);
+    assert.match(noOrigin.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  test('conditional requests, queries, HEAD, the home page and unknown ids go to the routes', async () => {
+    const { headers } = await overHttp('GET', '/posts/1', {});
+    const cases: Array<[string, string, Record<string, string>, number]> = [
+      ['GET', '/posts/1', { 'if-none-match': headers.etag as string }, 304],
+      ['GET', '/posts?_limit=2', {}, 200],
+      ['HEAD', '/posts/1', {}, 200],
+      ['GET', '/', {}, 200],
+      ['GET', '/posts/101', {}, 404],
+      ['GET', '/photos/1', {}, 200],
+    ];
+    for (const [method, url, requestHeaders, status] of cases) {
+      const before = handled;
+      const res = await overHttp(method, url, requestHeaders);
+      assert.equal(res.status, status, `${method} ${url}`);
+      assert.equal(handled, before + 1, `${method} ${url} went through Fastify`);
+    }
+  });
+});
