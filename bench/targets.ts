@@ -7,6 +7,8 @@ import { startServer } from './lib/server.js';
 /** How backlot is started: the built output (production) or the TypeScript sources (smoke runs in tests). */
 export interface Launch {
   fromSource: boolean;
+  /** Lets the bench ask the server for its heap after a full GC (soak). */
+  heapProbe?: boolean;
 }
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -38,6 +40,7 @@ export async function startBacklot(
   const server = await startServer(`backlot ${ids.join(' ')}`, backlotCommand(launch, args), {
     url: `http://127.0.0.1:${ports[0]}`,
     readyPath,
+    heapProbe: launch.heapProbe,
     env: {
       LOG_LEVEL: 'warn',
       LOG_PRETTY: 'false',

@@ -9,6 +9,8 @@ export interface ServerProcess {
   peakRssMiB(): number;
   /** Current resident memory (VmRSS), in MiB. */
   rssMiB(): number;
+  /** JS heap in use after full collections, in MiB; only for servers started with `heapProbe`. */
+  heapAfterGcMiB(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -22,11 +24,21 @@ function statusField(pid: number, field: string) {
 export async function startServer(
   name: string,
   command: string[],
-  options: { url: string; readyPath: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+  options: {
+    url: string;
+    readyPath: string;
+    env?: Record<string, string | undefined>;
+    timeoutMs?: number;
+    /** Loads heap-probe.mjs into the server (a Node process) so heapAfterGcMiB can ask it. */
+    heapProbe?: boolean;
+  },
 ): Promise<ServerProcess> {
+  const probe = options.heapProbe
+    ? { NODE_OPTIONS: `--expose-gc --import=${new URL('./heap-probe.mjs', import.meta.url).href}` }
+    : {};
   const child: ChildProcess = spawn(command[0], command.slice(1), {
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...options.env, ...probe },
+    stdio: ['ignore', 'ignore', 'pipe', ...(options.heapProbe ? (['ipc'] as const) : [])],
   });
   let stderr = '';
   child.stderr?.on('data', (d) => {
@@ -52,6 +64,12 @@ export async function startServer(
     pid,
     peakRssMiB: () => statusField(pid, 'VmHWM'),
     rssMiB: () => statusField(pid, 'VmRSS'),
+    heapAfterGcMiB: () =>
+      new Promise<number>((resolve, reject) => {
+        if (!child.send) return reject(new Error(`${name} was started without the heap probe`));
+        child.once('message', (reply) => resolve((reply as { heapUsed: number }).heapUsed / 2 ** 20));
+        child.send('heap');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
