@@ -80,12 +80,13 @@ export async function startJsonServer(db: unknown) {
   });
 }
 
-/** The ceiling: a bare node:http server sending one constant buffer. */
-export async function startCeiling(body: string) {
+/** The ceiling: a bare node:http server sending one constant buffer (with `headers` when given). */
+export async function startCeiling(body: string, headers?: Record<string, string>) {
   const port = await freePort();
+  const env = { PORT: String(port), CEILING_BODY: body, CEILING_HEADERS: headers && JSON.stringify(headers) };
   return startServer(
     'node:http constant',
     [process.execPath, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
-    { url: `http://127.0.0.1:${port}`, readyPath: '/', env: { PORT: String(port), CEILING_BODY: body } },
+    { url: `http://127.0.0.1:${port}`, readyPath: '/', env },
   );
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const jsonType = 'application/json; charset=utf-8';
@@ -87,15 +87,19 @@ function matches(ifNoneMatch: string | undefined, etag: string) {
     .some((candidate) => candidate.trim() === '*' || candidate.trim().replace(/^W\//, '') === bare);
 }
 
-/** What a cacheable GET of `body` answers, unless the client already has it (If-None-Match, see sendBody). */
-export function answer(body: Body, requestHeaders: IncomingHttpHeaders, vary?: string) {
-  const headers: Record<string, string> = { 'cache-control': cacheControl, etag: body.etag };
-  if (body.gzip) headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+/**
+ * Adds to `headers` what a cacheable GET of `body` answers with (appending to its Vary) and returns the payload
+ * in the best encoding the client accepts. Conditional requests are sendBody's business.
+ */
+export function answer(body: Body, requestHeaders: IncomingHttpHeaders, headers: OutgoingHttpHeaders) {
+  headers['cache-control'] = cacheControl;
+  headers.etag = body.etag;
+  if (body.gzip) headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   headers['content-type'] = body.type;
   const encoding = body.gzip ? negotiate(requestHeaders['accept-encoding']) : 'identity';
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  const payload = encoding === 'br' ? body.br : encoding === 'gzip' ? body.gzip : body.identity;
-  return { headers, payload: payload as Buffer };
+  if (encoding === 'identity') return body.identity;
+  headers['content-encoding'] = encoding;
+  return (encoding === 'br' ? body.br : body.gzip) as Buffer;
 }
 
 function addVary(reply: FastifyReply, value: string) {
@@ -110,7 +114,10 @@ export function sendBody(request: FastifyRequest, reply: FastifyReply, body: Bod
     if (body.gzip) addVary(reply, 'Accept-Encoding');
     return reply.code(304).send();
   }
-  const { headers, payload } = answer(body, request.headers, reply.getHeader('vary') as string | undefined);
+  const headers: Record<string, string> = {};
+  const vary = reply.getHeader('vary');
+  if (typeof vary === 'string') headers.vary = vary;
+  const payload = answer(body, request.headers, headers);
   return reply.headers(headers).send(payload);
 }
 

@@ -79,9 +79,10 @@ export function postsFastPath(catalog: Catalog): FastPath {
   return (req, res, headers) => {
     const body = req.url === undefined ? undefined : catalog.shared.get(req.url);
     if (!body || body.type !== jsonType || req.headers['if-none-match'] !== undefined) return false;
-    const answered = answer(body, req.headers, headers.vary as string);
-    res.writeHead(200, { ...headers, ...answered.headers, 'content-length': answered.payload.length });
-    res.end(answered.payload);
+    const payload = answer(body, req.headers, headers);
+    headers['content-length'] = payload.length;
+    res.writeHead(200, headers);
+    res.end(payload);
     return true;
   };
 }
