@@ -1,12 +1,12 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
 import { databaseGroups } from './database-groups.js';
-import { type LoadRequest, type LoadResult, load, medianResult } from './lib/load.js';
+import { type LoadRequest, type LoadResult, load, medianResult, percentile } from './lib/load.js';
 import type { ServerProcess } from './lib/server.js';
 import { profilesGroups } from './profiles-group.js';
 import { ratio } from './report.js';
 import type { BenchContext } from './run.js';
 import { soakGroups } from './soak-group.js';
-import { startBacklot, startCeiling, startJsonServer } from './targets.js';
+import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './targets.js';
 
 export interface Contender {
   name: string;
@@ -157,26 +157,47 @@ async function list(ctx: BenchContext) {
   }
 }
 
+/**
+ * The list's real delay with 1,000 connections opened at once and held. Every connection's first request also
+ * waits behind the opening of all the others (on two shared cores that alone adds ~300 ms), so the tail is
+ * reported over all answers and over the held connections' later answers, beside a bare node:http server that
+ * only waits 1500 ms: the floor of this scenario on this machine.
+ */
 async function listDelay(ctx: BenchContext) {
   const backlot = await startBacklot(launch(ctx), ['list'], {});
+  const floor = await startDelayedCeiling(1500);
   try {
     const connections = ctx.smoke ? 50 : 1000;
     const durationSeconds = ctx.smoke ? 2 : 20;
-    const result = await load(
-      backlot.url,
-      { path: '/list' },
-      { connections, durationSeconds, pipelining: 1 },
-    );
-    ctx.report.add({
-      group: 'list',
-      scenario: `GET /list, delay 1500 ms, ${connections} connections held ${durationSeconds} s`,
-      server: 'backlot',
-      result,
-      peakRssMiB: backlot.peakRssMiB(),
-      note: 'target: zero errors, p99 < 1,600 ms',
-    });
+    for (const [name, server] of [
+      ['backlot', backlot],
+      ['node:http + 1500 ms timer', floor],
+    ] as const) {
+      const answered = new WeakSet<object>();
+      const held: number[] = [];
+      const result = await load(
+        server.url,
+        { path: '/list' },
+        { connections, durationSeconds, pipelining: 1 },
+        10,
+        (client, latencyMs) => {
+          if (answered.has(client)) held.push(latencyMs);
+          else answered.add(client);
+        },
+      );
+      ctx.report.add({
+        group: 'list',
+        scenario: `GET /list, delay 1500 ms, ${connections} connections held ${durationSeconds} s`,
+        server: name,
+        result,
+        peakRssMiB: server.peakRssMiB(),
+        note:
+          `p99 after each connection's first answer: ${percentile(held, 0.99).toFixed(0)} ms` +
+          (name === 'backlot' ? '; target: zero errors, p99 < 1,600 ms' : ''),
+      });
+    }
   } finally {
-    await backlot.stop();
+    await Promise.all([backlot.stop(), floor.stop()]);
   }
 }
 

@@ -81,12 +81,23 @@ export async function startJsonServer(db: unknown) {
 }
 
 /** The ceiling: a bare node:http server sending one constant buffer (with `headers` when given). */
-export async function startCeiling(body: string, headers?: Record<string, string>) {
+export async function startCeiling(body: string, headers?: Record<string, string>, delayMs = 0) {
   const port = await freePort();
-  const env = { PORT: String(port), CEILING_BODY: body, CEILING_HEADERS: headers && JSON.stringify(headers) };
+  const env = {
+    PORT: String(port),
+    CEILING_BODY: body,
+    CEILING_HEADERS: headers && JSON.stringify(headers),
+    CEILING_DELAY_MS: String(delayMs),
+  };
   return startServer(
     'node:http constant',
     [process.execPath, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
     { url: `http://127.0.0.1:${port}`, readyPath: '/', env },
   );
+}
+
+/** The list's 100 items (as the list benchmark writes them), answered by the ceiling after `delayMs`. */
+export function startDelayedCeiling(delayMs: number) {
+  const items = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, item: `item ${i + 1}` }));
+  return startCeiling(JSON.stringify(items, null, 2), undefined, delayMs);
 }

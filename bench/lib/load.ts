@@ -23,9 +23,16 @@ export interface LoadResult {
   bytesPerSecond: number;
 }
 
-/** One autocannon run against `base` (fresh connections each run). */
-export async function load(base: string, request: LoadRequest, settings: LoadSettings, timeoutSeconds = 10) {
-  const result = await autocannon({
+/** One autocannon run against `base` (fresh connections each run); `onResponse` sees every answer. */
+export async function load(
+  base: string,
+  request: LoadRequest,
+  settings: LoadSettings,
+  timeoutSeconds = 10,
+  onResponse?: (client: object, latencyMs: number) => void,
+) {
+  // Without a callback autocannon returns its event emitter, made thenable.
+  const run = autocannon({
     url: base + request.path,
     method: (request.method ?? 'GET') as autocannon.Request['method'],
     headers: request.headers,
@@ -34,7 +41,13 @@ export async function load(base: string, request: LoadRequest, settings: LoadSet
     duration: settings.durationSeconds,
     pipelining: settings.pipelining,
     timeout: timeoutSeconds,
-  });
+  }) as unknown as Promise<autocannon.Result> & NodeJS.EventEmitter;
+  if (onResponse) {
+    run.on('response', (client: object, _status: number, _bytes: number, latencyMs: number) =>
+      onResponse(client, latencyMs),
+    );
+  }
+  const result = await run;
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -64,4 +77,10 @@ export function medianResult(runs: LoadResult[]): LoadResult {
     non2xx: sum('non2xx'),
     bytesPerSecond: pick('bytesPerSecond'),
   };
+}
+
+/** The value below which `fraction` of `values` fall. */
+export function percentile(values: number[], fraction: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
