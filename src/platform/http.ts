@@ -186,12 +186,13 @@ function fastServer(fastPath: FastPath, exposedHeaders: string[], open: () => bo
         headers['access-control-allow-credentials'] = 'true';
         headers['access-control-expose-headers'] = expose;
         headers.vary = 'Origin';
+        // The echoed Origin passed Node's request parser, which admits only what writeHead accepts.
         if (fastPath(req, res, headers)) return;
       }
       handler(req, res);
     });
-    server.keepAliveTimeout = options.keepAliveTimeout ?? 5_000;
-    server.requestTimeout = options.requestTimeout ?? 120_000;
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
     return server;
   };
 }
