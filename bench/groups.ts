@@ -192,7 +192,7 @@ async function listDelay(ctx: BenchContext) {
         result,
         peakRssMiB: server.peakRssMiB(),
         note:
-          `p99 after each connection's first answer: ${percentile(held, 0.99).toFixed(0)} ms` +
+          `p99 after each connection's first answer: ${held.length ? `${percentile(held, 0.99).toFixed(0)} ms` : 'none in this run'}` +
           (name === 'backlot' ? '; target: zero errors, p99 < 1,600 ms' : ''),
       });
     }

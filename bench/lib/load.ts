@@ -79,8 +79,8 @@ export function medianResult(runs: LoadResult[]): LoadResult {
   };
 }
 
-/** The value below which `fraction` of `values` fall. */
+/** The value below which `fraction` of `values` fall (NaN for none). */
 export function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
