@@ -13,10 +13,13 @@ export interface Launch {
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** The V8 flag `npm start` and bin/backlot.js run backlot with, so the bench measures what users run. */
+const startFlags = ['--max-semi-space-size=32'];
+
 function backlotCommand(launch: Launch, args: string[]) {
   return launch.fromSource
-    ? [process.execPath, '--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]
-    : [process.execPath, path.join(root, 'dist/cli.js'), ...args];
+    ? [process.execPath, ...startFlags, '--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]
+    : [process.execPath, ...startFlags, path.join(root, 'dist/cli.js'), ...args];
 }
 
 /** `backlot serve <ids>` with production logging on free ports; resolves when every service is ready. */
