@@ -82,6 +82,13 @@ export interface GlobalSettings {
   database: DatabaseSettings;
   /** Fastify's trustProxy: whether X-Forwarded-* from a proxy decide client address, protocol and host. */
   trustProxy: boolean | string;
+  /** Pages (origins) that may use services with credentials from a browser, besides loopback pages. */
+  corsOrigins: string[] | '*';
+  /** Host names accepted in `Host` when the DNS-rebinding check is on; `*` turns the check off. */
+  allowedHosts: string[] | '*' | undefined;
+  /** Failed logins one client address may make per window, in every service with credentials (0: no limit). */
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
 }
 
 export interface GlobalOverrides {
@@ -126,7 +133,25 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     database: databaseSettings(env),
     trustProxy: trustProxySetting(envString(env, 'TRUST_PROXY')),
+    corsOrigins: listSetting(env, 'CORS_ORIGINS', /^https?:\/\/[^/\s]+$/i) ?? [],
+    allowedHosts: listSetting(env, 'ALLOWED_HOSTS', /^\.?[a-z0-9.-]+$/i),
+    loginFailureLimit: envInt(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 0 }),
+    loginFailureWindowSeconds: envInt(env, 'LOGIN_FAILURE_WINDOW', 60, { min: 1, max: 86_400 }),
   };
+}
+
+/** A comma-separated list whose items must match `item`, or `*`; undefined when unset or empty. */
+function listSetting(env: Env, name: string, item: RegExp): string[] | '*' | undefined {
+  const raw = present(env, name)?.trim();
+  if (!raw) return undefined;
+  if (raw === '*') return '*';
+  const items = raw
+    .split(',')
+    .map((s) => s.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  const bad = items.find((s) => !item.test(s));
+  if (bad !== undefined) throw new ConfigError(`${name}: "${bad}" is not valid (comma-separated list, or *)`);
+  return items.map((s) => s.toLowerCase());
 }
 
 /** `true`/`false`, or the proxies' addresses/CIDRs separated by commas (Fastify's trustProxy forms). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
+import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { createApp } from './platform/http.js';
 import { GeneratedCredentials } from './platform/secrets.js';
@@ -83,10 +84,24 @@ export async function prepareService<S>(
   return { settings, global, db, log, credentials: new GeneratedCredentials(global.dataDir), publicUrl };
 }
 
-/** Builds the Fastify app for one service (not listening yet). Tests call this with a throwaway database. */
-export async function buildService<S>(definition: ServiceDefinition<S>, ctx: ServiceContext<S>) {
+/**
+ * Builds the Fastify app for one service (not listening yet). Tests call this with a throwaway database.
+ * `listenHost` (where it will listen) turns the DNS-rebinding Host check on when it is a loopback address.
+ */
+export async function buildService<S>(
+  definition: ServiceDefinition<S>,
+  ctx: ServiceContext<S>,
+  listenHost?: string,
+) {
   const running = await definition.start(ctx);
+  const { corsOrigins, allowedHosts } = ctx.global;
   const app = await createApp(definition, {
+    cors: corsPolicy(Boolean(definition.credentialed), corsOrigins),
+    allowedHosts: hostCheckOn(listenHost, allowedHosts)
+      ? allowedHosts === '*'
+        ? []
+        : (allowedHosts ?? [])
+      : undefined,
     logger: ctx.log,
     bodyLimit: ctx.global.bodyLimit,
     trustProxy: ctx.global.trustProxy,
@@ -112,7 +127,7 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
       const url = `http://${displayHost(plan.host)}:${plan.port}`;
       const log = logger.child({ service: definition.id });
       const ctx = await prepareService(definition, plan.settings, db, global, log, url);
-      const { app, banner } = await buildService(definition, ctx);
+      const { app, banner } = await buildService(definition, ctx, plan.host);
       await app.listen({ port: plan.port, host: plan.host });
       const port = (app.server.address() as { port: number }).port;
       const actualUrl = `http://${displayHost(plan.host)}:${port}`;

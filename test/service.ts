@@ -50,7 +50,7 @@ export async function startTestService<S>(
     ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
     : pino({ level: process.env.BACKLOT_TEST_LOG ? 'info' : 'silent' });
   const ctx = await prepareService(definition, definition.settings(env), db, global, log, 'http://127.0.0.1');
-  const { app, banner } = await buildService(definition, ctx);
+  const { app, banner } = await buildService(definition, ctx, global.host);
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

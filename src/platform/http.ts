@@ -1,13 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyBodyParser,
+  type FastifyError,
+  type FastifyInstance,
+} from 'fastify';
+import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
+import { HttpError } from './errors.js';
+import { commonHeaders, type FastPath, fastServer } from './fast-path.js';
+import { parseJsonBody } from './json-body.js';
+import { authScheme } from './request.js';
+import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
 
 export interface AppOptions {
@@ -19,28 +27,14 @@ export interface AppOptions {
   version: string;
   /** Answers some requests before Fastify's pipeline; see FastPath. */
   fastPath?: FastPath;
+  cors: CorsPolicy;
+  /** Host names accepted besides loopback names and IP literals; undefined when the DNS-rebinding check is off. */
+  allowedHosts?: string[];
 }
-
-/**
- * A service's precomputed answers, served straight from node:http ahead of Fastify's routing and hooks (posts'
- * fixed GETs). Gets the request and the headers every answer carries (request id, CORS); returns false to let
- * Fastify handle the request. Only used while request logging is off, so every logged request is a Fastify one.
- */
-export type FastPath = (req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders) => boolean;
 
 const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
 const bodyValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: false }));
 const textValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: 'array' }));
-
-const requestIdPattern = /^[\w.:-]{1,128}$/;
-
-/** The client's x-request-id when it is a sane token, else a fresh UUID. */
-function requestIdOf(req: IncomingMessage) {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-}
-
-const corsMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The HTML pages' security headers (docs, IDE, home pages): no framing, no sniffing, no referrer leaks. */
 export const htmlSecurityHeaders = {
@@ -51,16 +45,41 @@ export const htmlSecurityHeaders = {
 };
 
 /**
- * The Fastify instance every service runs in: request ids, logging, CORS that echoes the Origin, body limits,
- * the service's own error shape for every failure, health and readiness, and OpenAPI docs for REST services.
+ * The JSON body parser of every service (Fastify's default one has no nesting limit): at most MAX_JSON_DEPTH
+ * levels, no prototype keys, and an empty body refused as Fastify does. Services that read other media types as
+ * JSON use it too.
+ */
+export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) => {
+  if (body === '') {
+    const error = Object.assign(
+      new Error("Body cannot be empty when content-type is set to 'application/json'"),
+      {
+        statusCode: 400,
+        code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
+      },
+    );
+    return done(error, undefined);
+  }
+  try {
+    done(null, parseJsonBody(body));
+  } catch (error) {
+    done(error as Error, undefined);
+  }
+};
+
+/**
+ * The Fastify instance every service runs in: request ids, logging, CORS by the service's policy, the
+ * DNS-rebinding Host check, body limits, the service's own error shape for every failure, health and readiness,
+ * and OpenAPI docs for REST services.
  */
 export async function createApp(
   service: ServiceDefinition<any>,
   options: AppOptions,
 ): Promise<FastifyInstance> {
-  const exposedHeaders = ['x-request-id', ...(service.exposeHeaders ?? [])];
+  const expose = ['x-request-id', ...(service.exposeHeaders ?? [])].join(', ');
   const logsRequests = ['trace', 'debug', 'info'].includes(options.logger.level);
   const fastPath = logsRequests ? undefined : options.fastPath;
+  const { cors, allowedHosts } = options;
   let open = true;
   const app = Fastify({
     loggerInstance: options.logger,
@@ -75,37 +94,55 @@ export async function createApp(
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    serverFactory: fastPath ? fastServer(fastPath, exposedHeaders, () => open) : undefined,
+    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open) : undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.
   app.addHook('preClose', (done) => {
     open = false;
     done();
   });
+  app.decorateRequest('caller', undefined);
 
   // JSON bodies are validated as sent ("5" is not a number); query strings, params and headers are text, so
   // they are coerced to the declared types.
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyValidator : textValidator).compile(schema),
   );
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
+
+  const render = (info: ErrorInfo) => service.errorBody(info);
+  const refuse = (status: number, message: string, requestId: string) =>
+    new HttpError(status, render({ status, message, code: 'forbidden', requestId }));
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(commonHeaders(request.raw, request.id, cors, expose));
+    if (allowedHosts && !hostAllowed(request.headers.host, allowedHosts)) {
+      return done(refuse(403, 'Blocked request: this host is not allowed (see ALLOWED_HOSTS)', request.id));
+    }
+    // A page on another site must not ride on Basic credentials the browser remembered (CSRF).
+    const origin = request.headers.origin;
+    if (!originAllowed(cors, origin) && authScheme(request.headers.authorization) === 'basic') {
+      return done(
+        refuse(403, `Blocked request: origin ${origin} is not allowed (see CORS_ORIGINS)`, request.id),
+      );
+    }
     done();
   });
 
-  await app.register(cors, {
-    origin: true,
-    credentials: true,
-    exposedHeaders,
-    methods: corsMethods,
-    maxAge: 86_400,
-    strictPreflight: false,
+  // Preflights: any route may be called cross-origin by the pages the policy allows.
+  app.options('*', { schema: { hide: true } }, (request, reply) => {
+    if (originAllowed(cors, request.headers.origin)) {
+      reply.headers(preflightHeaders(request.headers, {}));
+    }
+    reply.status(204).header('content-length', '0').send();
   });
 
-  const render = (info: ErrorInfo) => service.errorBody(info);
-
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.status).send(error.body);
+    }
     const unavailable = isUnavailable(error);
     const status = unavailable ? 503 : error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
@@ -116,22 +153,27 @@ export async function createApp(
           ? `Internal server error (request id ${request.id})`
           : error.message;
     if (status === 503) reply.header('retry-after', '5');
-    reply.status(status).send(
+    return reply.status(status).send(
       render({
         status,
         message,
         code: error.code,
         validationContext: error.validationContext ?? undefined,
+        validation: error.validation,
+        requestId: request.id,
       }),
     );
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .status(404)
-      .send(
-        render({ status: 404, message: `No route for ${request.method} ${request.url}`, code: 'not_found' }),
-      );
+    reply.status(404).send(
+      render({
+        status: 404,
+        message: `No route for ${request.method} ${request.url}`,
+        code: 'not_found',
+        requestId: request.id,
+      }),
+    );
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -168,31 +210,4 @@ export async function createApp(
   }
 
   return app;
-}
-
-/**
- * The node:http server Fastify would make (same timeouts), with `fastPath` tried first for GETs. The headers
- * it gets match what the onRequest hook and @fastify/cors (origin reflected, credentials) add, which a test
- * compares response by response.
- */
-function fastServer(fastPath: FastPath, exposedHeaders: string[], open: () => boolean) {
-  const expose = exposedHeaders.join(', ');
-  return (handler: http.RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number }) => {
-    const server = http.createServer((req, res) => {
-      if (req.method === 'GET' && open()) {
-        const origin = req.headers.origin;
-        const headers: OutgoingHttpHeaders = { 'x-request-id': requestIdOf(req) };
-        if (origin) headers['access-control-allow-origin'] = origin;
-        headers['access-control-allow-credentials'] = 'true';
-        headers['access-control-expose-headers'] = expose;
-        headers.vary = 'Origin';
-        // The echoed Origin passed Node's request parser, which admits only what writeHead accepts.
-        if (fastPath(req, res, headers)) return;
-      }
-      handler(req, res);
-    });
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    return server;
-  };
 }

@@ -1,7 +1,7 @@
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifySchemaValidationError } from 'fastify';
 import type { Env, GlobalSettings } from '../config.js';
 import type { Database, Migration } from './database.js';
-import type { FastPath } from './http.js';
+import type { FastPath } from './fast-path.js';
 import type { GeneratedCredentials } from './secrets.js';
 
 export type ServiceId = 'profiles' | 'things' | 'list' | 'employees' | 'posts' | 'machines' | 'content';
@@ -14,6 +14,8 @@ export interface ErrorInfo {
   code?: string;
   /** Set for schema validation failures: which part of the request (`body`, `querystring`, `params`). */
   validationContext?: string;
+  /** Schema validation failures, for services that word them (first one first). */
+  validation?: FastifySchemaValidationError[];
   /** The request's x-request-id, for services whose error bodies carry it. */
   requestId?: string;
 }
@@ -67,6 +69,11 @@ export interface ServiceDefinition<S = unknown> {
   openapi: boolean;
   /** Path of the human-facing docs, for the banner (`/docs`, or `/` for the GraphQL IDE). */
   docsPath: string;
+  /**
+   * Callers authenticate (Basic, Bearer or a secret header): browsers may then use the service only from allowed
+   * origins (loopback pages and CORS_ORIGINS). Services without credentials answer every origin.
+   */
+  credentialed?: boolean;
   /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: string[];
   /** Reads this service's settings; throws `ConfigError` naming the variable. */

@@ -40,14 +40,16 @@ export function contentErrorBody(info: ErrorInfo) {
   if (info.validationContext)
     return restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${info.validationContext}`);
   const code =
-    info.status === 413
-      ? 'rest_request_too_large'
-      : info.status === 415
-        ? 'rest_unsupported_media_type'
-        : info.status === 503
-          ? 'rest_unavailable'
-          : info.status >= 500
-            ? 'internal_server_error'
-            : 'rest_bad_request';
+    info.status === 403
+      ? 'rest_forbidden'
+      : info.status === 413
+        ? 'rest_request_too_large'
+        : info.status === 415
+          ? 'rest_unsupported_media_type'
+          : info.status === 503
+            ? 'rest_unavailable'
+            : info.status >= 500
+              ? 'internal_server_error'
+              : 'rest_bad_request';
   return restErrorBody(info.status, code, info.message);
 }

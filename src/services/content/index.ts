@@ -33,6 +33,7 @@ export const content = defineService({
   schema: 'content',
   migrations,
   openapi: true,
+  credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['x-wp-total', 'x-wp-totalpages', 'link', 'allow'],
   settings: contentSettings,

@@ -14,6 +14,7 @@ export const employees = defineService<EmployeesSettings>({
   schema: 'employees',
   migrations,
   openapi: true,
+  credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['location'],
   settings: employeesSettings,

@@ -24,12 +24,30 @@ async function findCaller(db: Database, header: string | undefined): Promise<Tok
 }
 
 /**
+ * Whether a request needs a token: every route under `/v2`, judged by the route the router matched (so no
+ * spelling of the path, `%76`, `//` or otherwise, reaches a route without it); unknown paths under `/v2` too, so
+ * that nobody learns which paths exist without a token. Health, docs and preflights are public.
+ */
+function guarded(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route !== undefined) return route === '/v2' || route.startsWith('/v2/');
+  const path = request.url.split('?', 1)[0] as string;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return decoded === '/v2' || decoded.startsWith('/v2/');
+}
+
+/**
  * Every `/v2` request: a known bearer token (401), one count in the token's hour and minute windows with the
  * `ratelimit-*` headers (429 past either limit), then the route's scope (403).
  */
 export function guard(db: Database, settings: MachinesSettings) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method === 'OPTIONS' || !(request.url === '/v2' || request.url.startsWith('/v2/'))) return;
+    if (!guarded(request)) return;
     const now = Math.floor(Date.now() / 1000);
     const hourStart = now - (now % 3600);
     const minuteStart = now - (now % 60);

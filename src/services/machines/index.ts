@@ -16,6 +16,7 @@ export const machines = defineService({
   schema: 'machines',
   migrations,
   openapi: true,
+  credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'link'],
   settings: machinesSettings,

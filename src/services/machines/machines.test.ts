@@ -328,16 +328,17 @@ describe('bad input', () => {
   });
 
   test('browsers: preflight needs no token, and the rate-limit headers are exposed', async () => {
+    const origin = 'http://localhost:5173';
     const preflight = await service.app.inject({
       method: 'OPTIONS',
       url: '/v2/machines',
-      headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' },
+      headers: { origin, 'access-control-request-method': 'POST' },
     });
     assert.equal(preflight.statusCode, 204);
-    assert.equal(preflight.headers['access-control-allow-origin'], 'http://app.test');
+    assert.equal(preflight.headers['access-control-allow-origin'], origin);
     const response = await service.app.inject({
       url: '/v2/machines',
-      headers: { ...auth(), authorization: `bearer ${tokens.full}`, origin: 'http://app.test' },
+      headers: { ...auth(), authorization: `bearer ${tokens.full}`, origin },
     });
     assert.equal(response.statusCode, 200);
     assert.match(

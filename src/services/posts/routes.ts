@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type FastPath, htmlSecurityHeaders } from '../../platform/http.js';
+import type { FastPath } from '../../platform/fast-path.js';
+import { htmlSecurityHeaders } from '../../platform/http.js';
 import { answer, type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';

@@ -28,14 +28,16 @@ export function profilesRoutes(deps: {
   const { settings } = deps;
 
   const graphql: FastifyPluginAsync = async (app) => {
+    // Both checks hang on Mercurius's `/query` routes themselves (however the client spelled the path).
+    app.addHook('onRoute', (route) => {
+      if (route.url !== '/query') return;
+      route.onRequest = [...hookList(route.onRequest), refuseOversizedUpload];
+      route.preHandler = [...hookList(route.preHandler), checkOperations];
+    });
+
     // A body that announces more than the limit allows is refused before a byte of it is read or stored.
-    app.addHook('onRequest', async (request) => {
-      if (
-        request.url.split('?')[0] !== '/query' ||
-        !request.headers['content-type']?.startsWith('multipart/')
-      ) {
-        return;
-      }
+    const refuseOversizedUpload = async (request: FastifyRequest) => {
+      if (!request.headers['content-type']?.startsWith('multipart/')) return;
       const length = Number(request.headers['content-length']);
       if (length > settings.maxFileBytes + multipartOverhead) {
         throw Object.assign(
@@ -45,9 +47,8 @@ export function profilesRoutes(deps: {
           { statusCode: 413 },
         );
       }
-    });
-    app.addHook('preHandler', async (request) => {
-      if (request.url.split('?')[0] !== '/query') return;
+    };
+    const checkOperations = async (request: FastifyRequest) => {
       const badRequest = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
       const body = request.method === 'GET' ? request.query : request.body;
       // Batches run their operations side by side: a long array would be many requests for the price of one.
@@ -80,7 +81,7 @@ export function profilesRoutes(deps: {
           throw badRequest('operationName must be a string');
         }
       }
-    });
+    };
     acceptMultipart(app, {
       // One byte over the limit, so the size check in checkImage sees the file is too large.
       maxFileSize: settings.maxFileBytes + 1,
@@ -105,6 +106,11 @@ export function profilesRoutes(deps: {
     await app.register(idePlugin);
     if (deps.objects instanceof LocalObjectStore) await app.register(filesPlugin(deps.objects));
   };
+}
+
+/** A route's hooks of one kind as an array (Fastify allows one function, an array, or none). */
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** False only for a parsable document in which `operationName` picks no operation (syntax errors are Mercurius's). */

@@ -18,6 +18,7 @@ export const things = defineService({
   schema: 'things',
   migrations,
   openapi: true,
+  credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['retry-after'],
   settings: thingsSettings,
