@@ -133,6 +133,8 @@ async function runCommand(id: string, args: string[]) {
 }
 
 async function main(argv: string[]) {
+  // Everything backlot writes (database files, the list file, uploads, credentials) is for this user only.
+  process.umask(0o077);
   const first = argv[0];
   // Operator commands take their own flags, so they are routed before the serve flags are parsed.
   if (first && findService(first)?.commands) return runCommand(first, argv.slice(1));

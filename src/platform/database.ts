@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -149,7 +149,9 @@ const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
 
 /** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
 function lockEmbedded(dir: string): () => void {
-  mkdirSync(dir, { recursive: true });
+  // The database files are the users' data: readable by this user only, like PostgreSQL's own data directory.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   const lockFile = path.join(dir, 'backlot.lock');
   const take = () => {
     const fd = openSync(lockFile, 'wx');

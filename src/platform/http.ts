@@ -13,7 +13,7 @@ import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from '.
 import { isUnavailable } from './database.js';
 import { HttpError } from './errors.js';
 import { commonHeaders, type FastPath, fastServer } from './fast-path.js';
-import { parseJsonBody } from './json-body.js';
+import { BodyError, parseJsonBody } from './json-body.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
@@ -63,6 +63,9 @@ export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) 
   try {
     done(null, parseJsonBody(body));
   } catch (error) {
+    // Fastify's own wording for text that is not JSON, which clients and tests already know.
+    if (error instanceof BodyError && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+      error.message = "Body is not valid JSON but content-type is set to 'application/json'";
     done(error as Error, undefined);
   }
 };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,11 +42,13 @@ export interface StoredFile {
 export class LocalObjectStore implements ObjectStore {
   readonly kind = 'local';
   constructor(readonly root: string) {
-    mkdirSync(root, { recursive: true });
+    mkdirSync(root, { recursive: true, mode: 0o700 });
   }
 
   private pathOf(key: string) {
-    const name = encodeURIComponent(key).replace(/^\./, '%2E');
+    let name = encodeURIComponent(key).replace(/^\./, '%2E');
+    // File systems cap names at 255 bytes: a long key keeps a readable start and a hash that tells keys apart.
+    if (name.length > 200) name = `${name.slice(0, 120)}~${createHash('sha256').update(key).digest('hex')}`;
     return path.join(this.root, name);
   }
 
@@ -54,10 +57,13 @@ export class LocalObjectStore implements ObjectStore {
     // Written beside the target and renamed into place, so a failed upload never replaces or leaves a file.
     const partial = `${target}.${process.pid}.${Date.now()}.partial`;
     try {
-      await pipeline(body, createWriteStream(partial, { mode: 0o644 }));
+      await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
+      // The body's own failure is the client's story; a file-system one must not show the server's paths.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code && /^E[A-Z]+$/.test(code)) throw new Error(`the file could not be stored (${code})`);
       throw error;
     }
   }

@@ -126,8 +126,8 @@ describe('discovery', () => {
   });
 
   test('browsers may read the paging headers (CORS)', async () => {
-    const res = await get(`${api}/posts?per_page=2`, { origin: 'http://app.example' });
-    assert.equal(res.headers['access-control-allow-origin'], 'http://app.example');
+    const res = await get(`${api}/posts?per_page=2`, { origin: 'http://localhost:5173' });
+    assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
     assert.match(
       String(res.headers['access-control-expose-headers']),
       /x-wp-total, x-wp-totalpages, link, allow/,

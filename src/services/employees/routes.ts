@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { parseJsonBody } from '../../platform/json-body.js';
 import type { Authenticator, Caller } from './auth.js';
 import {
   CreateEmployeeBody,
@@ -96,9 +97,9 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
     app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
       try {
-        done(null, body === '' ? undefined : JSON.parse(body as string));
-      } catch {
-        done(badRequest('The request body is not valid JSON'), undefined);
+        done(null, body === '' ? undefined : parseJsonBody(body as string));
+      } catch (error) {
+        done(badRequest((error as Error).message), undefined);
       }
     });
 

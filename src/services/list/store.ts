@@ -281,7 +281,10 @@ export class ListStore {
     const saved = new Promise<void>((resolve, reject) => this.waiters.push({ version, resolve, reject }));
     if (!this.flushing) {
       this.flushing = true;
-      this.flushed = this.flushLoop();
+      // The loop settles every waiter itself; a failure of the loop is logged, never left unhandled.
+      this.flushed = this.flushLoop().catch((err) =>
+        this.options.log.error({ err, file: this.file }, 'the list flush loop failed'),
+      );
     }
     return saved;
   }
@@ -290,8 +293,9 @@ export class ListStore {
     try {
       while (this.waiters.length > 0) {
         const version = this.version;
-        const text = serialize(this.data);
         try {
+          // Serializing can fail too (a body nested too deep for the stack): it fails the writes, not the process.
+          const text = serialize(this.data);
           if (this.compromised) throw new Error(this.compromised);
           await this.writeDurably(text);
           this.durableText = text;
@@ -322,7 +326,7 @@ export class ListStore {
   private async writeDurably(text: string) {
     this.writes++;
     const temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
-    const handle = await open(temp, 'w', 0o644);
+    const handle = await open(temp, 'w', 0o600);
     try {
       try {
         await handle.writeFile(text);

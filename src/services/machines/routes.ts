@@ -11,6 +11,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Database } from '../../platform/database.js';
+import { jsonBodyParser } from '../../platform/http.js';
 import { guard } from './auth.js';
 import { images, regions, sizes } from './catalog.js';
 import { ApiError, badRequest, notFound, unprocessable } from './errors.js';
@@ -324,11 +325,10 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
     // The API takes JSON only; a text/plain body is refused (415) rather than read as a string.
     app.removeContentTypeParser('text/plain');
     // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included.
-    const json = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       if (body === '' && request.method !== 'POST') return done(null, undefined);
-      json(request, body as string, done);
+      jsonBodyParser.call(app, request, body as string, done);
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const known = apiErrors(error);

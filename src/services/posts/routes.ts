@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastPath } from '../../platform/fast-path.js';
+import { parseJsonOr } from '../../platform/json-body.js';
 import { htmlSecurityHeaders } from '../../platform/http.js';
 import { answer, type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
@@ -39,12 +40,7 @@ function bodyObject(request: FastifyRequest): Record<string, unknown> {
 }
 
 function parseJsonLeniently(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
+  return text.trim() === '' ? {} : parseJsonOr(text, {});
 }
 
 /** `Link: <…?_page=1>; rel="first", …`: the request's own URL with `_page` replaced. */

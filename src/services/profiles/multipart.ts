@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Upload } from 'graphql-upload-minimal';
+import { parseJsonBody } from '../../platform/json-body.js';
 
 /**
  * The GraphQL multipart request spec (operations, then map, then files), after graphql-upload-minimal's
@@ -131,7 +132,7 @@ export function processMultipart(
       }
       if (name === 'operations') {
         try {
-          operations = JSON.parse(value);
+          operations = parseJsonBody(value);
         } catch {
           fail(new MultipartError("the 'operations' part is not valid JSON"));
           return;
@@ -146,7 +147,7 @@ export function processMultipart(
         }
         let parsed: unknown;
         try {
-          parsed = JSON.parse(value);
+          parsed = parseJsonBody(value);
         } catch {
           fail(new MultipartError("the 'map' part is not valid JSON"));
           return;
