@@ -14,14 +14,35 @@ const argonOptions =
 
 export const passwordHashCost = `argon2id m=${argonOptions.memoryCost}KiB t=${argonOptions.timeCost} p=1`;
 
+/**
+ * At most two Argon2 computations run at once. They run on libuv's thread pool (four threads), which file and DNS
+ * work of every service shares: a burst of logins must queue here rather than stall the list's writes.
+ */
+const argonSlots = 2;
+let argonRunning = 0;
+const argonQueue: (() => void)[] = [];
+
+async function withArgonSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (argonRunning < argonSlots) argonRunning++;
+  else await new Promise<void>((resolve) => argonQueue.push(resolve));
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next waiter, so nobody can slip in between.
+    const next = argonQueue.shift();
+    if (next) next();
+    else argonRunning--;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, argonOptions);
+  return withArgonSlot(() => hash(password, argonOptions));
 }
 
 /** False for a wrong password and for a malformed stored hash alike. */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    return await verify(stored, password);
+    return await withArgonSlot(() => verify(stored, password));
   } catch {
     return false;
   }

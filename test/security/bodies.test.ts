@@ -60,12 +60,14 @@ const errorShape: Record<ServiceId, (body: Record<string, unknown>) => boolean> 
   posts: (b) => Object.keys(b).length === 0 || 'id' in b,
   employees: (b) => b.status === 'error' && b.data === null && typeof b.message === 'string',
   things: (b) => typeof b.code === 'string' && typeof b.description === 'string',
-  machines: (b) => typeof b.id === 'string' && typeof b.message === 'string' && typeof b.request_id === 'string',
+  machines: (b) =>
+    typeof b.id === 'string' && typeof b.message === 'string' && typeof b.request_id === 'string',
   // WordPress's `{code, message, data: {status}}`, or WordPress.com's `{error, message}` under /me/settings/.
   content: (b) =>
     (typeof b.code === 'string' && typeof (b.data as { status?: number })?.status === 'number') ||
     (typeof b.error === 'string' && typeof b.message === 'string'),
-  profiles: (b) => Array.isArray(b.errors) && typeof (b.errors as { message: string }[])[0]?.message === 'string',
+  profiles: (b) =>
+    Array.isArray(b.errors) && typeof (b.errors as { message: string }[])[0]?.message === 'string',
 };
 
 for (const [id, targets] of Object.entries(routes) as [ServiceId, (typeof routes)[ServiceId]][]) {

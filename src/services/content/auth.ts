@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
-import { RestError } from './errors.js';
+import { HttpError } from '../../platform/errors.js';
+import type { LoginLimiter } from '../../platform/login-limit.js';
+import { authScheme, parseBasic, parseBearer } from '../../platform/request.js';
+import { RestError, restErrorBody } from './errors.js';
 import type { ContentStore, UserRow } from './store.js';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -27,28 +30,43 @@ const badToken = () => new RestError(401, 'incorrect_password', 'The provided ac
  */
 export async function authenticate(
   store: ContentStore,
+  limiter: LoginLimiter,
   request: FastifyRequest,
 ): Promise<UserRow | undefined> {
   const header = request.headers.authorization;
-  if (!header) return undefined;
-  const [scheme, value = ''] = header.trim().split(/\s+/, 2);
-  if (scheme?.toLowerCase() === 'bearer') {
-    const user = value ? await store.findBearer(tokenHash(value)) : undefined;
-    if (!user) throw badToken();
-    return user;
+  const scheme = authScheme(header);
+  if (scheme !== 'bearer' && scheme !== 'basic') return undefined;
+  const retryAfter = await limiter.retryAfter(request.ip);
+  if (retryAfter !== undefined) {
+    throw new HttpError(
+      429,
+      restErrorBody(429, 'rest_too_many_requests', `Too many failed logins; try again in ${retryAfter} s.`),
+      { 'retry-after': String(retryAfter) },
+    );
   }
-  if (scheme?.toLowerCase() !== 'basic') return undefined;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 1) throw badCredentials();
-  const login = decoded.slice(0, colon);
-  const given = tokenHash(normalizeAppPassword(decoded.slice(colon + 1)));
-  const user = await store.findUserByLogin(login);
+  const user = scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header);
+  if (!user) {
+    await limiter.fail(request.ip);
+    throw scheme === 'bearer' ? badToken() : badCredentials();
+  }
+  return user;
+}
+
+async function bearerUser(store: ContentStore, header: string | undefined) {
+  const token = parseBearer(header);
+  return token ? store.findBearer(tokenHash(token)) : undefined;
+}
+
+async function basicUser(store: ContentStore, header: string | undefined) {
+  const credentials = parseBasic(header);
+  if (!credentials) return undefined;
+  const given = tokenHash(normalizeAppPassword(credentials.password));
+  const user = await store.findUserByLogin(credentials.user);
   const stored = user ? await store.credentialHashes(user.id, 'app_password') : [];
   // Every stored hash is compared (in constant time) so the answer does not depend on where a match is.
   let matched: number | undefined;
   for (const row of stored) if (safeEqual(row.secret_hash, given)) matched = row.id;
-  if (!user || matched === undefined) throw badCredentials();
+  if (!user || matched === undefined) return undefined;
   await store.markUsed(matched);
   return user;
 }

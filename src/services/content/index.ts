@@ -1,3 +1,4 @@
+import { LoginLimiter } from '../../platform/login-limit.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { defineService, UsageError } from '../../platform/service.js';
 import { newAccessToken, newAppPassword, normalizeAppPassword } from './auth.js';
@@ -74,7 +75,8 @@ export const content = defineService({
         );
       }
     }
-    return { routes: contentRoutes(store, ctx.settings), banner };
+    const limiter = LoginLimiter.forService(ctx, 'content');
+    return { routes: contentRoutes(store, ctx.settings, limiter), banner, close: limiter.close };
   },
   commands: {
     'app-password': {

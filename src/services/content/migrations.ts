@@ -1,3 +1,4 @@
+import { loginFailuresMigration } from '../../platform/login-limit.js';
 import type { Migration } from '../../platform/database.js';
 import { seedSql } from './seed.js';
 
@@ -82,4 +83,5 @@ export const migrations: Migration[] = [
       CREATE INDEX posts_status_date_id ON posts (status, date DESC, id DESC);
     `,
   },
+  loginFailuresMigration('004_login_failures'),
 ];

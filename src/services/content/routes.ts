@@ -1,3 +1,4 @@
+import type { LoginLimiter } from '../../platform/login-limit.js';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
@@ -179,7 +180,11 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
   };
 }
 
-export function contentRoutes(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
+export function contentRoutes(
+  store: ContentStore,
+  settings: ContentSettings,
+  limiter: LoginLimiter,
+): FastifyPluginAsync {
   return async (app) => {
     // WordPress also takes classic form posts.
     app.addContentTypeParser(
@@ -197,7 +202,7 @@ export function contentRoutes(store: ContentStore, settings: ContentSettings): F
         throw new RestError(400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
           [nul]: `${nul} contains a NUL character.`,
         });
-      const user = await authenticate(store, request);
+      const user = await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings));

@@ -1,3 +1,5 @@
+import type { LoginLimiter } from '../../platform/login-limit.js';
+import { parseBasic } from '../../platform/request.js';
 import { decoyPasswordHash, tokenHash, verifyPassword } from '../../platform/secrets.js';
 import type { Role } from './settings.js';
 import type { EmployeeStore } from './store.js';
@@ -5,16 +7,6 @@ import type { EmployeeStore } from './store.js';
 export interface Caller {
   name: string;
   role: Role;
-}
-
-/** The user name and password of an `Authorization: Basic ...` header; undefined when there is none or it is malformed. */
-export function basicCredentials(header: string | undefined): { name: string; password: string } | undefined {
-  const match = header?.match(/^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i);
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 const cacheTtlMs = 60_000;
@@ -28,22 +20,30 @@ const cacheLimit = 1_000;
 export class Authenticator {
   private readonly verified = new Map<string, { caller: Caller; until: number }>();
 
-  constructor(private readonly store: EmployeeStore) {}
+  constructor(
+    private readonly store: EmployeeStore,
+    private readonly limiter: LoginLimiter,
+  ) {}
 
-  async authenticate(header: string | undefined): Promise<Caller | undefined> {
-    const credentials = basicCredentials(header);
-    if (!credentials || !header) return undefined;
+  /** The caller; undefined for wrong credentials; `retryAfter` seconds when `client` failed too often. */
+  async authenticate(header: string, client: string): Promise<Caller | { retryAfter: number } | undefined> {
     const key = tokenHash(header);
     const now = Date.now();
     const cached = this.verified.get(key);
     if (cached && cached.until > now) return cached.caller;
     if (cached) this.verified.delete(key);
 
-    const account = await this.store.findAccount(credentials.name);
+    const retryAfter = await this.limiter.retryAfter(client);
+    if (retryAfter !== undefined) return { retryAfter };
+    const credentials = parseBasic(header);
+    const account = credentials ? await this.store.findAccount(credentials.user) : undefined;
     // Unknown names cost one verification too, so response times do not reveal which names exist.
     const stored = account?.passwordHash ?? (await decoyPasswordHash());
-    const ok = await verifyPassword(stored, credentials.password);
-    if (!ok || !account) return undefined;
+    const ok = credentials ? await verifyPassword(stored, credentials.password) : false;
+    if (!ok || !account) {
+      await this.limiter.fail(client);
+      return undefined;
+    }
 
     const caller = { name: account.name, role: account.role };
     if (this.verified.size >= cacheLimit) this.verified.clear();

@@ -1,3 +1,4 @@
+import { LoginLimiter } from '../../platform/login-limit.js';
 import { newToken } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { Authenticator } from './auth.js';
@@ -45,6 +46,8 @@ export const employees = defineService<EmployeesSettings>({
 
     if (settings.seed && (await store.seedOnce())) ctx.log.info('added the 24 sample employees');
 
-    return { routes: employeeRoutes({ store, auth: new Authenticator(store), settings }), banner };
+    const limiter = LoginLimiter.forService(ctx, 'employees');
+    const auth = new Authenticator(store, limiter);
+    return { routes: employeeRoutes({ store, auth, settings }), banner, close: limiter.close };
   },
 });

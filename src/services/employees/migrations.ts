@@ -1,3 +1,4 @@
+import { loginFailuresMigration } from '../../platform/login-limit.js';
 import type { Migration } from '../../platform/database.js';
 
 export const migrations: Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  loginFailuresMigration('002_login_failures'),
 ];

@@ -103,13 +103,23 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
       }
     });
 
-    /** The caller, or undefined after answering 401. */
+    /** The caller, or undefined after answering 401 (or 429 to a client with too many failed logins). */
     const authenticate = async (
       request: FastifyRequest,
       reply: FastifyReply,
     ): Promise<Caller | undefined> => {
       const header = request.headers.authorization;
-      const caller = header ? await auth.authenticate(header) : undefined;
+      const found = header ? await auth.authenticate(header, request.ip) : undefined;
+      if (found && 'retryAfter' in found) {
+        reply
+          .status(429)
+          .header('retry-after', String(found.retryAfter))
+          .send(
+            errorEnvelope(`Too many failed logins from this address; try again in ${found.retryAfter} s`),
+          );
+        return undefined;
+      }
+      const caller = found;
       if (!caller) {
         reply
           .status(401)

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../platform/database.js';
+import type { LoginLimiter } from '../../platform/login-limit.js';
+import { parseBearer } from '../../platform/request.js';
 import { safeEqual, tokenHash } from '../../platform/secrets.js';
 import { forbiddenBody, tooManyRequestsBody, unauthorizedBody } from './errors.js';
 import { isTokenFormat, type Scope } from './scopes.js';
@@ -13,10 +15,8 @@ declare module 'fastify' {
   }
 }
 
-const bearer = /^Bearer\s+(\S+)\s*$/i;
-
 async function findCaller(db: Database, header: string | undefined): Promise<TokenRow | undefined> {
-  const token = bearer.exec(header ?? '')?.[1];
+  const token = parseBearer(header);
   if (!token || !isTokenFormat(token)) return undefined;
   const hash = tokenHash(token);
   const row = await findTokenByHash(db, hash);
@@ -45,14 +45,21 @@ function guarded(request: FastifyRequest): boolean {
  * Every `/v2` request: a known bearer token (401), one count in the token's hour and minute windows with the
  * `ratelimit-*` headers (429 past either limit), then the route's scope (403).
  */
-export function guard(db: Database, settings: MachinesSettings) {
+export function guard(db: Database, settings: MachinesSettings, limiter: LoginLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!guarded(request)) return;
     const now = Math.floor(Date.now() / 1000);
     const hourStart = now - (now % 3600);
     const minuteStart = now - (now % 60);
+    const failedTooOften = await limiter.retryAfter(request.ip);
+    if (failedTooOften !== undefined) {
+      reply.header('retry-after', failedTooOften);
+      return reply.code(429).send({ ...tooManyRequestsBody, request_id: request.id });
+    }
     const caller = await findCaller(db, request.headers.authorization);
     if (!caller) {
+      // A request with no token at all is no guess; a wrong token is.
+      if (request.headers.authorization !== undefined) await limiter.fail(request.ip);
       // Unauthenticated requests are not counted against any token, but still see the limits.
       reply.headers({
         'ratelimit-limit': settings.ratePerHour,

@@ -1,3 +1,4 @@
+import { LoginLimiter } from '../../platform/login-limit.js';
 import { defineService } from '../../platform/service.js';
 import { errorBody } from './errors.js';
 import { migrations } from './migrations.js';
@@ -31,11 +32,13 @@ export const machines = defineService({
       );
     }, COUNTER_SWEEP_MS);
     sweep.unref();
+    const limiter = LoginLimiter.forService(ctx, 'machines');
     return {
-      routes: machinesRoutes(ctx.db, ctx.settings),
+      routes: machinesRoutes(ctx.db, ctx.settings, limiter),
       banner,
       async close() {
         clearInterval(sweep);
+        await limiter.close();
       },
     };
   },

@@ -1,3 +1,4 @@
+import { loginFailuresMigration } from '../../platform/login-limit.js';
 import type { Migration } from '../../platform/database.js';
 
 export const migrations: Migration[] = [
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  loginFailuresMigration('003_login_failures'),
 ];

@@ -12,6 +12,7 @@ import type {
 } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
+import type { LoginLimiter } from '../../platform/login-limit.js';
 import { guard } from './auth.js';
 import { images, regions, sizes } from './catalog.js';
 import { ApiError, badRequest, notFound, unprocessable } from './errors.js';
@@ -345,10 +346,14 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
  * The service's routes. The outer plugin shares the root context (skip-override) so the bearer guard and the
  * `request_id` in error bodies also cover the platform's 404, 400, 413 and 415 answers.
  */
-export function machinesRoutes(db: Database, settings: MachinesSettings): FastifyPluginAsync {
+export function machinesRoutes(
+  db: Database,
+  settings: MachinesSettings,
+  limiter: LoginLimiter,
+): FastifyPluginAsync {
   const plugin: FastifyPluginAsync = async (app) => {
     app.addSchema(ErrorSchema);
-    app.addHook('onRequest', guard(db, settings));
+    app.addHook('onRequest', guard(db, settings, limiter));
     app.addHook('preSerialization', async (request, reply, payload: unknown) => {
       if (reply.statusCode < 400 || !payload || typeof payload !== 'object') return payload;
       const body = payload as Record<string, unknown>;

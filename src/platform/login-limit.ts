@@ -1,0 +1,82 @@
+import type { Database, Migration } from './database.js';
+import type { ServiceContext } from './service.js';
+
+/** The table each service with credentials keeps its failed-login counters in (in its own schema). */
+export const loginFailuresMigration = (name: string): Migration => ({
+  name,
+  sql: `
+    -- Failed logins per client address in fixed windows, shared by every process on this database.
+    CREATE TABLE login_failures (
+      client text PRIMARY KEY,
+      window_start timestamptz NOT NULL,
+      failures integer NOT NULL
+    );
+  `,
+});
+
+export interface LoginLimit {
+  /** Failed attempts one client may make per window; 0 turns the limit off. */
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Brute-force protection for Basic and Bearer credentials: a client address past `limit` failed logins in a
+ * window is refused before any password is hashed, so guesses can neither find a password nor fill the thread
+ * pool with Argon2 work. Counters live in the database, so every process of a deployment shares them.
+ */
+export class LoginLimiter {
+  private readonly table: string;
+  constructor(
+    private readonly db: Database,
+    schema: string,
+    private readonly settings: LoginLimit,
+  ) {
+    this.table = `${schema}.login_failures`;
+  }
+
+  /** Seconds until `client` may try again, or undefined when it may try now. */
+  async retryAfter(client: string): Promise<number | undefined> {
+    if (this.settings.limit === 0) return undefined;
+    const { rows } = await this.db.query<{ retry: string }>(
+      `SELECT ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - now()))::text AS retry
+         FROM ${this.table}
+        WHERE client = $1 AND failures >= $3 AND window_start + make_interval(secs => $2::integer) > now()`,
+      [client, this.settings.windowSeconds, this.settings.limit],
+    );
+    return rows[0] ? Math.max(1, Number(rows[0].retry)) : undefined;
+  }
+
+  /** Counts one failed login of `client` in its current window. */
+  async fail(client: string): Promise<void> {
+    if (this.settings.limit === 0) return;
+    await this.db.query(
+      `INSERT INTO ${this.table} AS f (client, window_start, failures) VALUES ($1, now(), 1)
+       ON CONFLICT (client) DO UPDATE SET
+         window_start = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= now()
+                             THEN now() ELSE f.window_start END,
+         failures = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= now()
+                         THEN 1 ELSE f.failures + 1 END`,
+      [client, this.settings.windowSeconds],
+    );
+  }
+
+  /** Drops finished windows. */
+  async sweep(): Promise<void> {
+    await this.db.query(
+      `DELETE FROM ${this.table} WHERE window_start + make_interval(secs => $1::integer) <= now()`,
+      [this.settings.windowSeconds],
+    );
+  }
+
+  /** The limiter of a service with the process's LOGIN_FAILURE_* settings, swept every ten minutes until closed. */
+  static forService(ctx: ServiceContext, schema: string): LoginLimiter & { close(): Promise<void> } {
+    const { loginFailureLimit: limit, loginFailureWindowSeconds: windowSeconds } = ctx.global;
+    const limiter = new LoginLimiter(ctx.db, schema, { limit, windowSeconds });
+    const sweep = setInterval(() => {
+      limiter.sweep().catch((err) => ctx.log.warn({ err }, 'login failure sweep failed'));
+    }, 10 * 60_000);
+    sweep.unref();
+    return Object.assign(limiter, { close: async () => clearInterval(sweep) });
+  }
+}
