@@ -148,6 +148,14 @@ else
   fatal "the image builds (log: $cache/build.log)"
 fi
 
+# tsx only runs the TypeScript sources in a checkout; the image runs dist/ and must work without it.
+if version=$("${podman[@]}" run --rm --network host --user 0 --entrypoint sh "$image" -c \
+  'rm -rf node_modules/tsx node_modules/esbuild node_modules/@esbuild && node dist/cli.js --version' 2>&1); then
+  pass "the image's program loads without tsx (backlot $version)"
+else
+  fail "the image's program loads without tsx ($version)"
+fi
+
 # ---- run ----------------------------------------------------------------------------------------------------
 cleanup() {
   "${podman[@]}" rm -f -t 0 "$name" >/dev/null 2>&1 || true
@@ -257,7 +265,17 @@ else
   fail "POST /signup on :8081 creates a user (status $status: $body)"
 fi
 
+# A request still being answered when SIGTERM arrives (list delays its answers 1500 ms) gets its answer.
+curl -s -o "$cache/inflight.out" -w '%{http_code}' --max-time 15 http://127.0.0.1:3333/list >"$cache/inflight.status" &
+inflight=$!
+sleep 0.5
 stop_container "first container"
+wait "$inflight" || true
+if [ "$(cat "$cache/inflight.status")" = 200 ] && grep -q "$item" "$cache/inflight.out"; then
+  pass "a GET /list in flight when SIGTERM arrived was answered (200)"
+else
+  fail "a GET /list in flight when SIGTERM arrived was answered (status $(cat "$cache/inflight.status"))"
+fi
 
 say "second container on the same volume"
 t0=$SECONDS
