@@ -163,7 +163,8 @@ export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
           }
           if (changes.language !== undefined) {
             changes.language = changes.language.toLowerCase();
-            if (!(changes.language in languages)) throw invalid(`Unknown language: ${changes.language}`);
+            if (!Object.hasOwn(languages, changes.language))
+              throw invalid(`Unknown language: ${changes.language}`);
           }
           if (changes.display_name === '') throw invalid('The display name cannot be empty.');
           const update: Record<string, string> = {};

@@ -149,9 +149,9 @@ export class ContentStore {
       where.push(`EXISTS (SELECT 1 FROM content.posts p WHERE p.author = u.id AND p.status = 'publish')`);
     if (filter.search) {
       const like = add(likePattern(filter.search));
-      where.push(
-        `(u.login ILIKE ${like} OR u.display_name ILIKE ${like} OR u.email ILIKE ${like} OR u.slug ILIKE ${like})`,
-      );
+      // As core: e-mail addresses are searched only for callers who may list users (`list_users`).
+      const email = filter.publishedOnly ? '' : ` OR u.email ILIKE ${like}`;
+      where.push(`(u.login ILIKE ${like} OR u.display_name ILIKE ${like} OR u.slug ILIKE ${like}${email})`);
     }
     if (filter.roles?.length) where.push(`u.role = ANY(${add(filter.roles)}::text[])`);
     if (filter.include?.length) where.push(`u.id = ANY(${add(filter.include)}::int[])`);

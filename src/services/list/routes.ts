@@ -119,6 +119,10 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
       if (body.id && typeof body.id !== 'string' && typeof body.id !== 'number') {
         return clientError(reply, 400, 'body/id must be a string or a number');
       }
+      // Past 2^53 ids stop being exact, and the next generated id (largest + 1) would collide for ever.
+      if (typeof body.id === 'number' && Math.abs(body.id) > Number.MAX_SAFE_INTEGER) {
+        return clientError(reply, 400, 'body/id must be at most 9007199254740991 (2^53 - 1)');
+      }
       const result = store.insert(collection, body);
       if ('conflict' in result) return clientError(reply, 409, `${name}: ${result.conflict}`);
       // Rendered now: a later change to the same item must not leak into this response.

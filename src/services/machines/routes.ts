@@ -13,6 +13,7 @@ import type {
 import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import { publicOrigin } from '../../platform/request.js';
 import { guard } from './auth.js';
 import { images, regions, sizes } from './catalog.js';
 import { ApiError, badRequest, notFound, unprocessable } from './errors.js';
@@ -56,9 +57,6 @@ type TypedApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** Links are absolute, built from how the client reached us (protocol and Host header). */
-const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 function page(query: { page?: number; per_page?: number }) {
   const perPage = Math.min(query.per_page ?? 20, MAX_PER_PAGE);
   const current = query.page ?? 1;
@@ -68,7 +66,7 @@ function page(query: { page?: number; per_page?: number }) {
 /** `links.pages` with first/prev/next/last where they apply; `{}` when everything fits on one page. */
 function pageLinks(request: FastifyRequest, total: number, current: number, perPage: number) {
   const last = Math.max(1, Math.ceil(total / perPage));
-  const url = new URL(request.url, baseUrl(request));
+  const url = new URL(request.url, publicOrigin(request));
   const at = (n: number) => {
     url.searchParams.set('page', String(n));
     url.searchParams.set('per_page', String(perPage));
@@ -123,7 +121,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
           resourceType: w.singular,
           now: new Date(),
         });
-        const base = baseUrl(request);
+        const base = publicOrigin(request);
         const rel = wanted.multiple ? 'multiple_create' : 'create';
         const links = {
           actions: result.actions.map((a) => ({ id: a.id, rel, href: `${base}/v2/actions/${a.id}` })),

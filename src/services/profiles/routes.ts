@@ -148,5 +148,5 @@ async function graphqlErrorHandler(error: FastifyError, request: FastifyRequest,
     { errors: [new GraphQLError(shown.message, { originalError: shown })] } as never,
     { reply, app: request.server } as never,
   );
-  reply.code(statusCode).send(response);
+  return reply.code(statusCode).send(response);
 }
