@@ -1,17 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf, publicOrigin } from '../../platform/request.js';
 import { RestError } from './errors.js';
 import type { Site } from './render.js';
 import type { UserRow } from './store.js';
 
-const callers = new WeakMap<FastifyRequest, UserRow>();
-
 /** The authenticated caller of this request (set by the authentication hook), if any. */
-export const caller = (request: FastifyRequest) => callers.get(request);
-export const setCaller = (request: FastifyRequest, user: UserRow) => callers.set(request, user);
+export const caller = (request: FastifyRequest) => callerOf<UserRow>(request);
+export const setCaller = (request: FastifyRequest, user: UserRow) => {
+  request.caller = user;
+};
 
 export function siteOf(request: FastifyRequest): Site {
-  // HTTP/1.0 clients may send no Host at all.
-  const url = `${request.protocol}://${request.host || 'localhost'}`;
+  const url = publicOrigin(request);
   return { url, api: `${url}/wp-json` };
 }
 

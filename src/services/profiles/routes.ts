@@ -3,6 +3,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { type DocumentNode, GraphQLError, getOperationAST, parse } from 'graphql';
 import mercurius from 'mercurius';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
+import { publicOrigin } from '../../platform/request.js';
 import { filesPlugin } from './files.js';
 import { idePlugin } from './ide.js';
 import { fieldCountRule, queryLimits } from './limits.js';
@@ -16,8 +17,6 @@ export const schema = readFileSync(new URL('./schema.graphql', import.meta.url),
 // Room for the `operations` and `map` parts and multipart framing around the file itself.
 const multipartOverhead = 1024 * 1024;
 
-/** The request's own origin, so links to files served here work from wherever the caller reached us. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 export function profilesRoutes(deps: {
   users: UserStore;
@@ -96,7 +95,8 @@ export function profilesRoutes(deps: {
       allowBatchedQueries: true,
       queryDepth: queryLimits.maxDepth,
       validationRules: [fieldCountRule(queryLimits.maxFields)],
-      context: (request: FastifyRequest): ResolverContext => ({ baseUrl: originOf(request) }),
+      // The request's own origin, so links to files served here work from wherever the caller reached us.
+      context: (request: FastifyRequest): ResolverContext => ({ baseUrl: publicOrigin(request) }),
       errorHandler: graphqlErrorHandler,
     });
   };
