@@ -439,6 +439,24 @@ describe('writing posts', () => {
 });
 
 describe('hostile input never reaches SQL as a 500', () => {
+  test('a 200,000-character run of < is rendered, excerpted and slugged like any text', async () => {
+    const run = '<'.repeat(200_000);
+    const res = await send('POST', `${api}/posts`, t.auth.admin, { title: `Tag ${run}`, content: run });
+    assert.equal(res.statusCode, 201);
+    const post = json(res);
+    assert.equal(post.slug, 'tag');
+    assert.equal(post.content.rendered, `<p>${run}</p>\n`);
+    assert.equal(post.excerpt.rendered, `<p>${run}</p>\n`);
+    const tagged = await send('POST', `${api}/posts/${post.id}`, t.auth.admin, {
+      title: 'Hello <b>World</b>!',
+      slug: '<em>Big</em> <news',
+      content: 'Hello <b>big</b> world <i',
+    });
+    assert.equal(json(tagged).slug, 'big-news');
+    assert.equal(json(tagged).content.rendered, '<p>Hello <b>big</b> world <i</p>\n');
+    assert.equal(json(tagged).excerpt.rendered, '<p>Hello big world <i</p>\n');
+  });
+
   test('out-of-range ids, pages and dates and NUL characters are 4xx', async () => {
     for (const url of [
       `${api}/posts?author=99999999999`,

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
 import { RestError, refused } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderPost, renderTerm, renderUser } from './render.js';
+import { type Context, pickFields, renderPost, renderTerm, renderUser, stripTags } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -31,11 +31,13 @@ const tags = ['posts'];
 const invalidId = () => new RestError(404, 'rest_post_invalid_id', 'Invalid post ID.');
 
 export const slugify = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/<[^>]*>/g, '')
+  stripTags(
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase(),
+    '',
+  )
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 200);

@@ -28,12 +28,28 @@ export function renderHtml(raw: string): string {
     .join('');
 }
 
+/**
+ * `text.replace(/<[^>]*>/g, replacement)` in one pass: each `<` up to the next `>` is replaced. The regular
+ * expression rescans to the end from every `<` that has no `>` after it, quadratic on a long run of `<`.
+ */
+export function stripTags(text: string, replacement: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    if (open === -1) break;
+    const close = text.indexOf('>', open + 1);
+    // No `>` after this `<`, so none after any later one either: the rest stays as it is.
+    if (close === -1) break;
+    out += text.slice(from, open) + replacement;
+    from = close + 1;
+  }
+  return out + text.slice(from);
+}
+
 function renderExcerpt(post: PostRow): string {
   if (post.excerpt.trim()) return renderHtml(post.excerpt);
-  const words = post.content
-    .replace(/<[^>]*>/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
+  const words = stripTags(post.content, ' ').split(/\s+/).filter(Boolean);
   if (words.length === 0) return '';
   const text = words.slice(0, 55).join(' ') + (words.length > 55 ? ' [&hellip;]' : '');
   return `<p>${text}</p>\n`;

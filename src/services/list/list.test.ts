@@ -338,6 +338,79 @@ describe('queries', () => {
   });
 });
 
+describe('patterns and query limits', () => {
+  let service: TestService<ListSettings>;
+  const long = `${'a'.repeat(30)}!`;
+  before(async () => {
+    service = await start();
+    for (const item of [long, 'aaaa', 'Banana']) {
+      const created = await service.app.inject({ method: 'POST', url: '/list', payload: { item } });
+      assert.equal(created.statusCode, 201);
+    }
+  });
+  after(async () => {
+    await service.close();
+  });
+
+  const items = async (url: string) => {
+    const response = await service.app.inject(url);
+    assert.equal(response.statusCode, 200, url);
+    return response.json().map((i: { item: string }) => i.item);
+  };
+
+  test('_like runs in linear time: ^(a+)+$ over a 30-character "aaa…!" gets its answer', async () => {
+    assert.deepEqual(await items(`/list?item_like=${encodeURIComponent('^(a+)+$')}`), ['aaaa']);
+    assert.deepEqual(await items(`/list?item_like=${encodeURIComponent('^(A+)+!$')}`), [long]);
+    assert.deepEqual(await items(`/list?item_like=${encodeURIComponent('(a|aa)+$')}`), ['aaaa', 'Banana']);
+    assert.deepEqual(await items('/list?item_like=^b&item_like=!$'), ['bread', long, 'Banana']);
+  });
+
+  test('a pattern RE2 cannot run is 400 {error}: backreferences, lookaround, bad syntax, oversize', async () => {
+    const syntax = (reason: string) =>
+      `not a valid regular expression (${reason}; RE2 syntax: no backreferences or lookaround)`;
+    const cases: [string, string][] = [
+      ['(a)\\1', syntax('invalid escape sequence: `\\1`')],
+      ['a(?=a)', syntax('invalid or unsupported Perl syntax: `(?=`')],
+      ['(', syntax('missing closing ): `(`')],
+      ['a'.repeat(257), 'pattern longer than 256 characters'],
+      ['(.?){900}', 'pattern too complex (compiled size 3602, at most 1000)'],
+    ];
+    for (const [pattern, reason] of cases) {
+      const response = await service.app.inject(`/list?item_like=${encodeURIComponent(pattern)}`);
+      assert.equal(response.statusCode, 400, pattern);
+      assert.deepEqual(response.json(), { error: `item_like: ${reason}: ${pattern}` }, pattern);
+    }
+  });
+
+  test('_sort keys count once and only the first 10 are used', async () => {
+    const useless = Array.from({ length: 1500 }, (_, i) => `nothing${i}`);
+    assert.deepEqual(await items(`/list?_sort=${['item', ...useless].join(',')}`), [
+      'Banana',
+      'aaaa',
+      long,
+      'bread',
+      'grapes',
+    ]);
+    // Beyond the tenth distinct key, keys are ignored: file order stays.
+    assert.deepEqual(await items(`/list?_sort=${[...useless.slice(0, 10), 'item'].join(',')}`), [
+      'bread',
+      'grapes',
+      long,
+      'aaaa',
+      'Banana',
+    ]);
+    // Repeats do not count towards the ten.
+    const repeated = [...Array(1500).fill('nothing'), 'item'].join(',');
+    assert.deepEqual(await items(`/list?_sort=${repeated}&_order=${Array(1501).fill('desc').join(',')}`), [
+      'grapes',
+      'bread',
+      long,
+      'aaaa',
+      'Banana',
+    ]);
+  });
+});
+
 describe('settings', () => {
   test('LIST_DELAY_MS and LIST_FILE are read from the environment given', () => {
     assert.deepEqual(list.settings({}), { file: undefined, delayMs: 1500, lockWaitMs: 6000 });

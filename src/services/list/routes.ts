@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
+import { jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { homePage } from './home.js';
-import { type Query, QueryError, runQuery } from './query.js';
 import {
   AnyObject,
   CollectionQuery,
@@ -97,7 +97,7 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
           cached(name, () => collection),
         );
       try {
-        const result = runQuery(collection, query, `${origin(request)}${request.url}`);
+        const result = runQuery(collection, query, `${origin(request)}${request.url}`, jsonServerOptions);
         if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
         if (result.link !== undefined) reply.header('link', result.link);
         return send(reply, 200, pretty(result.items));

@@ -302,12 +302,66 @@ describe('posts: list queries (json-server semantics)', () => {
     );
   });
 
-  it('treats an invalid or runaway _like pattern as plain text', async () => {
-    for (const pattern of ['(', '[a-', '(a+)+$', '(.*){20}x', '(\\w+\\s?)*Q', '.*.*.*Z', 's.*t.*u.*v']) {
+  it('runs every _like pattern in linear time, so runaway patterns get their real answer', async () => {
+    const titled = (test: (title: string) => boolean) => data.posts.filter((post) => test(post.title));
+    const cases: [string, (title: string) => boolean][] = [
+      ['^(a+)+$', (title) => /^a+$/i.test(title)],
+      ['(a+)+$', (title) => /a$/i.test(title)],
+      ['(a|aa)+$', (title) => /a$/i.test(title)],
+      ['(.*){20}x', (title) => /x/i.test(title)],
+      ['(\\w+\\s?)*Q', (title) => /q/i.test(title)],
+      ['.*.*.*Z', (title) => /z/i.test(title)],
+      ['s.*t.*u.*v', (title) => /s.*t.*u.*v/i.test(title)],
+    ];
+    for (const [pattern, test] of cases) {
+      const response = await get(`/posts?title_like=${encodeURIComponent(pattern)}`);
+      assert.equal(response.statusCode, 200, pattern);
+      assert.deepEqual(json(response), titled(test), pattern);
+    }
+    assert.ok(titled(cases[1]![1]).length > 0, 'some titles end in a');
+    const either = json(await get('/posts?title_like=^sint&title_like=a$'));
+    assert.deepEqual(
+      either,
+      titled((title) => title.startsWith('sint') || title.endsWith('a')),
+    );
+  });
+
+  it('matches a pattern RE2 cannot run as plain text (this API never answers 400)', async () => {
+    for (const pattern of ['(', '[a-', '(a)\\1', 'a(?=b)', 'x\\u0041']) {
       const response = await get(`/posts?title_like=${encodeURIComponent(pattern)}`);
       assert.equal(response.statusCode, 200, pattern);
       assert.equal(response.body, '[]', pattern);
     }
+    // Longer than 256 characters: the whole body of a post, as text.
+    const post = data.posts.find((entry) => entry.body.length > 256)!;
+    const response = await get(`/posts?body_like=${encodeURIComponent(post.body.toUpperCase())}`);
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(json(response), [post]);
+  });
+
+  it('uses each _sort key once and at most 10 of them', async () => {
+    const byTitle = [...data.posts].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+    const useless = Array.from({ length: 1500 }, (_, i) => `nothing${i}`);
+    assert.deepEqual(json(await get(`/posts?_sort=${['title', ...useless].join(',')}`)), byTitle);
+    assert.deepEqual(
+      json(await get(`/posts?_sort=${[...useless.slice(0, 10), 'title'].join(',')}`)),
+      data.posts,
+      'the 11th key is ignored',
+    );
+    const repeated = [...Array(1500).fill('userId'), 'title'].join(',');
+    const orders = ['desc', ...Array(1500).fill('asc')].join(',');
+    const expected = [...byTitle].sort((a, b) => b.userId - a.userId);
+    assert.deepEqual(json(await get(`/posts?_sort=${repeated}&_order=${orders}`)), expected);
+  });
+
+  it('embeds or expands each named relation once, however often it is repeated', async () => {
+    const once = await get('/posts?_embed=comments&_expand=user&_limit=3');
+    const repeated = await get(
+      `/posts?${Array(100).fill('_embed=comments&_expand=user').join('&')}&_embed=nothing&_limit=3`,
+    );
+    assert.equal(repeated.statusCode, 200);
+    assert.equal(repeated.body, once.body);
+    assert.deepEqual(Object.keys(json(once)[0]), ['userId', 'id', 'title', 'body', 'comments', 'user']);
   });
 
   it('searches every field, nested ones included, with q', async () => {

@@ -8,7 +8,7 @@ import { answer, type Body, jsonType, precompute, sendBody, sendComputed, toJson
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
 import { solidPng } from './images.js';
-import { listItems, type PageLinks, type Query, withRelations } from './query.js';
+import { listItems, type Query, withRelations } from './query.js';
 import * as schemas from './schemas.js';
 
 export interface RouteOptions {
@@ -41,30 +41,6 @@ function bodyObject(request: FastifyRequest): Record<string, unknown> {
 
 function parseJsonLeniently(text: string): unknown {
   return text.trim() === '' ? {} : parseJsonOr(text, {});
-}
-
-/** `Link: <…?_page=1>; rel="first", …`: the request's own URL with `_page` replaced. */
-function linkHeader(origin: string, url: string, links: PageLinks) {
-  const [path = '', search = ''] = url.split(/\?(.*)/s);
-  const pageUrl = (page: number) => {
-    const pairs = search
-      .split('&')
-      .filter((pair) => pair !== '')
-      .map((pair) => (decodeKey(pair) === '_page' ? `_page=${page}` : pair));
-    return `${origin}${path}?${pairs.join('&')}`;
-  };
-  return (Object.entries(links) as [string, number][])
-    .map(([rel, page]) => `<${pageUrl(page)}>; rel="${rel}"`)
-    .join(', ');
-}
-
-function decodeKey(pair: string) {
-  const key = pair.split('=')[0] as string;
-  try {
-    return decodeURIComponent(key.replace(/\+/g, ' '));
-  } catch {
-    return key;
-  }
 }
 
 /**
@@ -297,11 +273,9 @@ export function postsRoutes(options: RouteOptions) {
 
     async function sendList(request: FastifyRequest, reply: FastifyReply, name: ResourceName, query: Query) {
       const origin = originOf(request);
-      const result = listItems(catalog.data(origin), name, query);
-      if (result.total !== undefined) reply.header('x-total-count', String(result.total));
-      if (result.links && Object.keys(result.links).length > 0) {
-        reply.header('link', linkHeader(origin, request.url, result.links));
-      }
+      const result = listItems(catalog.data(origin), name, query, `${origin}${request.url}`);
+      if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
+      if (result.link !== undefined) reply.header('link', result.link);
       return sendComputed(request, reply, toJson(result.items));
     }
   };
