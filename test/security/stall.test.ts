@@ -62,7 +62,7 @@ async function prepare(id: ServiceId, service: TestService) {
     const res = await fetch(`${service.url}/wp-json/wp/v2/posts`, {
       method: 'POST',
       headers: { ...json, ...credentials.content },
-      body: JSON.stringify({ title: 'x', status: 'publish', content: '<'.repeat(200_000) }),
+      body: JSON.stringify({ title: 'x', status: 'publish', content: '<'.repeat(100_000) }),
     });
     assert.equal(res.status, 201);
   }
@@ -81,15 +81,16 @@ describe('no hostile request stalls the other services', () => {
   });
 
   for (const id of Object.keys(attacks) as ServiceId[]) {
-    test(`${id} under attack: /healthz of another service stays under 100 ms at p99`, async () => {
+    test(`${id} under attack: /healthz of another service stays under 100 ms at p99`, async (t) => {
       const target = running.get(id) as TestService;
       const probe = running.get(id === 'posts' ? 'employees' : 'posts') as TestService;
       await prepare(id, target);
       const latencies: number[] = [];
-      let attacking = true;
       const statuses: number[] = [];
-      const attackers = Array.from({ length: 4 }, async (_, worker) => {
-        for (let round = 0; attacking && round < 40; round++) {
+      let probing = true;
+      // Two clients send the hostile requests for as long as the probe runs: 200 probes, one every 5 ms.
+      const attackers = Array.from({ length: 2 }, async (_, worker) => {
+        for (let round = 0; probing; round++) {
           const attack = attacks[id][(round + worker) % attacks[id].length] as Attack;
           const res = await fetch(`${target.url}${attack.path}`, {
             method: attack.method ?? 'GET',
@@ -100,19 +101,18 @@ describe('no hostile request stalls the other services', () => {
           statuses.push(res.status);
         }
       });
-      const done = Promise.all(attackers).finally(() => {
-        attacking = false;
-      });
-      while (attacking || latencies.length < 50) {
+      while (latencies.length < 200) {
         const start = performance.now();
         const res = await fetch(`${probe.url}/healthz`);
         await res.arrayBuffer();
         latencies.push(performance.now() - start);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      await done;
+      probing = false;
+      await Promise.all(attackers);
       latencies.sort((a, b) => a - b);
       const p99 = latencies[Math.floor(latencies.length * 0.99)] as number;
+      t.diagnostic(`/healthz p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`);
       assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`);
       assert.deepEqual(
         statuses.filter((s) => s >= 500),
