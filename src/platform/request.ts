@@ -11,11 +11,13 @@ export function isValidHost(host: string | undefined): host is string {
 /**
  * The origin a client used to reach this service, for absolute links (`Location`, `Link`, `source_url`).
  * Behind a proxy (`TRUST_PROXY`) Fastify's `protocol` and `host` already read the forwarded headers; a missing
- * or malformed Host (HTTP/1.0 clients, hostile requests) falls back to `localhost` instead of breaking a URL.
+ * or malformed Host (HTTP/1.0 clients, hostile requests) falls back to `fallback` (or `localhost`) instead of
+ * breaking a URL.
  */
-export function publicOrigin(request: FastifyRequest): string {
+export function publicOrigin(request: FastifyRequest, fallback?: string): string {
   const host = request.host;
-  return `${request.protocol}://${isValidHost(host) ? host.toLowerCase() : 'localhost'}`;
+  if (isValidHost(host)) return `${request.protocol}://${host.toLowerCase()}`;
+  return fallback ?? `${request.protocol}://localhost`;
 }
 
 export interface BasicCredentials {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
+import { publicOrigin } from '../../platform/request.js';
 import { jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { homePage } from './home.js';
 import {
@@ -31,8 +32,7 @@ const jsonType = 'application/json; charset=utf-8';
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 const notFoundText = '{}';
 
-const origin = (request: FastifyRequest) =>
-  `${request.protocol}://${request.headers.host ?? request.hostname}`;
+const origin = (request: FastifyRequest) => publicOrigin(request);
 
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
 export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync {

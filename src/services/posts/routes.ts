@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastPath } from '../../platform/fast-path.js';
 import { parseJsonOr } from '../../platform/json-body.js';
 import { htmlSecurityHeaders } from '../../platform/http.js';
+import { publicOrigin } from '../../platform/request.js';
 import { answer, type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
@@ -19,7 +20,6 @@ export interface RouteOptions {
   fallbackOrigin: string;
 }
 
-const hostPattern = /^(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 const emptyObject = '{}';
 
 function notFound(reply: FastifyReply) {
@@ -64,13 +64,7 @@ export function postsRoutes(options: RouteOptions) {
   const { catalog } = options;
   const fixed = options.publicUrl;
 
-  const originOf = (request: FastifyRequest) => {
-    if (fixed) return fixed;
-    const host = request.headers.host;
-    return host && hostPattern.test(host)
-      ? `${request.protocol}://${host.toLowerCase()}`
-      : options.fallbackOrigin;
-  };
+  const originOf = (request: FastifyRequest) => fixed ?? publicOrigin(request, options.fallbackOrigin);
 
   /** The precomputed answer for a query-less GET, if there is one. */
   const stored = async (request: FastifyRequest, photos: boolean): Promise<Body | undefined> => {
