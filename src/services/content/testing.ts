@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { startTestService, type TestService, type TestServiceOptions } from '../../../test/service.js';
+import { runCommand } from '../../platform/commands.js';
 import { content } from './index.js';
 import type { ContentSettings } from './settings.js';
 
@@ -21,13 +22,12 @@ export const basic = (login: string, password: string) =>
 export async function startContent(options: TestServiceOptions = {}): Promise<ContentTest> {
   const service = await startTestService(content, options);
   const adminPassword = /application password "([^"]+)"/.exec(service.banner.join('\n'))?.[1] ?? '';
-  const create = content.commands?.['app-password'];
   const auth = {} as Record<Login, string>;
   for (const login of roles) {
     const password =
       login === 'admin'
         ? adminPassword
-        : ((await create?.run(['create', '--user', login], service.ctx)) ?? '');
+        : await runCommand(content, ['app-password', 'create', '--user', login], service.ctx);
     auth[login] = basic(login, password);
   }
   return Object.assign(service, { auth, adminPassword });
