@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { api, basic, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
 import { runCommand } from '../../platform/commands.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { UsageError } from '../../platform/service.js';
 import { content } from './index.js';
-import { api, basic, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 let t: ContentTest;
 const logLines: string[] = [];

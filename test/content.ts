@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestService, type TestService, type TestServiceOptions } from '../../../test/service.js';
-import { runCommand } from '../../platform/commands.js';
-import { content } from './index.js';
-import type { ContentSettings } from './settings.js';
+import { runCommand } from '../src/platform/commands.js';
+import { content } from '../src/services/content/index.js';
+import type { ContentSettings } from '../src/services/content/settings.js';
+import { startTestService, type TestService, type TestServiceOptions } from './service.js';
 
 export const roles = ['admin', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Login = (typeof roles)[number];
