@@ -58,7 +58,15 @@ const comparable = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !transportHeaders.includes(name)));
 
 describe('posts fast path', () => {
-  const urls = ['/posts', '/posts/1', '/posts/100', '/users/1/posts', '/posts/1/comments', '/todos/5', '/albums'];
+  const urls = [
+    '/posts',
+    '/posts/1',
+    '/posts/100',
+    '/users/1/posts',
+    '/posts/1/comments',
+    '/todos/5',
+    '/albums',
+  ];
   const variants: Record<string, string>[] = [
     {},
     { origin: 'https://app.example' },
@@ -86,7 +94,10 @@ describe('posts fast path', () => {
   });
 
   test("keeps the client's request id, and CORS answers as documented", async () => {
-    const res = await overHttp('GET', '/posts/1', { 'x-request-id': 'trace-42', origin: 'https://a.example' });
+    const res = await overHttp('GET', '/posts/1', {
+      'x-request-id': 'trace-42',
+      origin: 'https://a.example',
+    });
     assert.equal(res.headers['x-request-id'], 'trace-42');
     assert.equal(res.headers['access-control-allow-origin'], 'https://a.example');
     assert.equal(res.headers['access-control-allow-credentials'], 'true');

@@ -78,7 +78,10 @@ export function profilesSettings(env: Env): ProfilesSettings {
       'PROFILES_PLACEHOLDER_URL',
       envString(env, 'PROFILES_PLACEHOLDER_URL', 'https://bit.ly/3mCSn2i'),
     ),
-    maxFileBytes: envInt(env, 'PROFILES_MAX_FILE_BYTES', 32 * 1024 * 1024, { min: 1, max: maxSinglePutBytes }),
+    maxFileBytes: envInt(env, 'PROFILES_MAX_FILE_BYTES', 32 * 1024 * 1024, {
+      min: 1,
+      max: maxSinglePutBytes,
+    }),
     allowedTypes,
     s3,
     publicUrlTemplate: s3 ? (template ?? `https://${s3.bucket}.${s3.region}.${domain}/{key}`) : undefined,
