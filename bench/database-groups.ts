@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPostgres } from '../src/platform/database.js';
 import { passwordHashCost } from '../src/platform/secrets.js';
-import { measure } from './groups.js';
-import type { BenchContext } from './run.js';
-import { startBacklot } from './targets.js';
+import { measure } from './lib/compare.js';
+import { type BenchContext, type BenchGroup, launch } from './lib/context.js';
+import { startBacklot } from './lib/targets.js';
 
-const launch = (ctx: BenchContext) => ({ fromSource: ctx.fromSource });
 const json = { 'content-type': 'application/json' };
 const machinesToken = `dop_v1_${'ab'.repeat(32)}`;
 const contentAppPassword = 'abcd EFGH ijkl MNOP qrst UVWX';
@@ -225,7 +224,7 @@ async function growth(ctx: BenchContext) {
   }
 }
 
-export const databaseGroups: Record<string, (ctx: BenchContext) => Promise<void>> = {
+export const databaseGroups: Record<string, BenchGroup> = {
   things,
   database: reads,
   growth,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { freePort } from '../test/postgres.js';
 import { startS3 } from '../test/s3.js';
-import { compare } from './groups.js';
+import { compare } from './lib/compare.js';
+import { type BenchContext, launch } from './lib/context.js';
 import { startServer } from './lib/server.js';
-import type { BenchContext } from './run.js';
-import { startBacklot } from './targets.js';
+import { startBacklot } from './lib/targets.js';
 
 const usersQuery = JSON.stringify({ query: '{ users { id fullName email img_uri DateCreated } }' });
 
@@ -37,7 +37,7 @@ async function profiles(ctx: BenchContext) {
   const s3 = await startS3('bench');
   const url = ctx.postgres.url;
   const backlot = await startBacklot(
-    { fromSource: ctx.fromSource },
+    launch(ctx),
     ['profiles'],
     {
       DATABASE_URL: url,

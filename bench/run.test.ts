@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groups } from './groups.js';
+import { groups } from './registry.js';
 import { runBench } from './run.js';
 
 // A smoke run of every benchmark group (1 s per scenario, small data) so the harness cannot rot unnoticed.

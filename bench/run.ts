@@ -1,19 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startPostgres, type TestPostgres } from '../test/postgres.js';
-import { groups } from './groups.js';
+import { startPostgres } from '../test/postgres.js';
+import type { BenchContext } from './lib/context.js';
 import type { LoadSettings } from './lib/load.js';
-import { Report } from './report.js';
-
-export interface BenchContext {
-  settings: LoadSettings;
-  repeats: number;
-  /** Smoke runs (the test suite) shrink data sizes and skip the long holds. */
-  smoke: boolean;
-  fromSource: boolean;
-  postgres: TestPostgres;
-  report: Report;
-}
+import { Report } from './lib/report.js';
+import { groups } from './registry.js';
 
 export interface BenchOptions {
   groups: string[];

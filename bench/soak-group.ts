@@ -1,6 +1,6 @@
+import type { BenchContext } from './lib/context.js';
 import { load } from './lib/load.js';
-import type { BenchContext } from './run.js';
-import { startBacklot } from './targets.js';
+import { startBacklot } from './lib/targets.js';
 
 const token = `dop_v1_${'cd'.repeat(32)}`;
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
@@ -27,7 +27,11 @@ async function soak(ctx: BenchContext) {
   const json = { 'content-type': 'application/json' };
   const credentials = JSON.stringify({ username: 'soak', password: 'soak-password' });
   await fetch(`${backlot.urls.things}/signup`, { method: 'POST', headers: json, body: credentials });
-  const login = await fetch(`${backlot.urls.things}/login`, { method: 'POST', headers: json, body: credentials });
+  const login = await fetch(`${backlot.urls.things}/login`, {
+    method: 'POST',
+    headers: json,
+    body: credentials,
+  });
   const { secret } = (await login.json()) as { secret: string };
   const seconds = ctx.smoke ? 3 : 60;
   const window = ctx.smoke ? 1 : 10;

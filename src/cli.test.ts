@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,11 +16,12 @@ interface Run {
 }
 
 /** Runs the real `backlot` binary with a clean environment (no DATABASE_URL from the caller). */
-function backlot(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function backlot(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH, BACKLOT_HASH_COST: 'low', ...env },
+      cwd,
     });
     let stdout = '';
     let stderr = '';
@@ -49,7 +50,17 @@ describe('backlot command line', () => {
   test('--help explains serving and every flag', async () => {
     const run = await backlot(['--help']);
     assert.equal(run.code, 0);
-    for (const text of ['backlot serve [ids...]', '--port', '--host', '--data-dir', '--version', 'posts']) {
+    for (const text of [
+      'backlot serve [ids...]',
+      '--port',
+      '--host',
+      '--data-dir',
+      '--version',
+      'posts',
+      'backlot machines token create --name <name> [--scopes <scopes>]',
+      'backlot content app-password create --user <user> [--name <name>]',
+      'backlot things remove <id>',
+    ]) {
       assert.ok(run.stdout.includes(text), `help mentions ${text}`);
     }
   });
@@ -93,6 +104,69 @@ describe('backlot command line', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('operator commands', () => {
+  test('honour --data-dir: a token made there is accepted by a server started on the same directory', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    const cwd = mkdtempSync(path.join(tmpdir(), 'backlot-cli-cwd-'));
+    try {
+      const create = await backlot(
+        ['machines', 'token', 'create', '--name', 'ci', '--data-dir', dataDir],
+        {},
+        cwd,
+      );
+      assert.equal(create.code, 0, create.stderr);
+      const token = create.stdout.trim().split('\n').at(-1) as string;
+      assert.match(token, /^dop_v1_[0-9a-f]{64}$/);
+      assert.equal(existsSync(path.join(cwd, 'data')), false, 'nothing was written to ./data');
+
+      const run = serve(['serve', 'machines', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+        LOG_LEVEL: 'warn',
+      });
+      const url = /machines\s+(http:\/\/\S+)/.exec(await run.banner)?.[1];
+      assert.ok(url);
+      const ok = await fetch(`${url}/v2/machines`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(((await ok.json()) as { machines: unknown[] }).machines, []);
+      const other = await fetch(`${url}/v2/machines`, {
+        headers: { authorization: `Bearer dop_v1_${'0'.repeat(64)}` },
+      });
+      assert.equal(other.status, 401);
+      run.child.kill('SIGTERM');
+      assert.equal(await run.exited, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('an unknown or missing flag exits 2 naming the valid flags; --help prints the usage', async () => {
+    const unknown = await backlot(['machines', 'token', 'create', '--name', 'ci', '--data-dri', '/tmp/x']);
+    assert.equal(unknown.code, 2);
+    assert.equal(
+      unknown.stderr,
+      'backlot: machines token create: unknown option --data-dri (valid options: --name, --scopes, --data-dir, --help)\n',
+    );
+    const missing = await backlot(['content', 'token', 'create', '--name', 'laptop']);
+    assert.equal(missing.code, 2);
+    assert.equal(
+      missing.stderr,
+      'backlot: content token create: --user is required; usage: backlot content token create --user <user> [--name <name>]\n',
+    );
+    const command = await backlot(['machines', 'token', 'rotate']);
+    assert.equal(command.code, 2);
+    assert.match(
+      command.stderr,
+      /^backlot: unknown command "token rotate" for machines \(valid: backlot machines token create/,
+    );
+    const help = await backlot(['machines', 'token', 'revoke', '--help']);
+    assert.equal(help.code, 0);
+    assert.equal(
+      help.stdout,
+      'usage: backlot machines token revoke <name-or-id>\nrevoke a token by name or id, at once\n',
+    );
   });
 });
 

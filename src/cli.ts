@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, globalSettings, loadEnv } from './config.js';
+import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
-import { UsageError } from './platform/service.js';
+import { type ServiceDefinition, UsageError } from './platform/service.js';
 import { type Backlot, createLogger, planServices, prepareService, startBacklot, version } from './server.js';
 import { findService, serviceIds, services } from './services/index.js';
 
@@ -17,10 +18,17 @@ const flags = {
 
 const flagNames = Object.keys(flags).map((f) => `--${f}`);
 
-function help() {
-  const commands = services.flatMap((s) =>
-    Object.values(s.commands ?? {}).map((c) => `  backlot ${s.id} ${c.usage.padEnd(44)} ${c.summary}`),
+/** One line per operator command of `definitions`: its usage, then what it does. */
+function commandHelp(definitions: ServiceDefinition[]) {
+  return definitions.flatMap((s) =>
+    Object.entries(s.commands ?? {}).map(
+      ([name, c]) => `  backlot ${`${s.id} ${commandUsage(name, c)}`.padEnd(54)} ${c.summary}`,
+    ),
   );
+}
+
+function help() {
+  const commands = commandHelp(services);
   return `backlot ${version} — sample and prototyping APIs, all in one process
 
 Usage:
@@ -36,6 +44,7 @@ Options:
   -v, --version       print the version
   -h, --help          print this help
 
+Operator commands take --data-dir too, and --help for their own usage.
 Settings come from .env, the environment and these flags; .env.example lists them all.
 `;
 }
@@ -112,21 +121,25 @@ function handleSignals(backlot: Backlot, graceMs: number, logger: { info(msg: st
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-async function runCommand(id: string, args: string[]) {
-  const definition = findService(id)!;
-  const [name, ...rest] = args;
-  const command = name ? definition.commands?.[name] : undefined;
-  if (!command) {
-    const known = Object.values(definition.commands ?? {}).map((c) => `backlot ${id} ${c.usage}`);
-    throw new ExitError(`unknown command "${name ?? ''}" for ${id} (valid: ${known.join('; ')})`, 2);
+async function runCommand(definition: ServiceDefinition, argv: string[]) {
+  const found = findCommand(definition, argv);
+  if (!found && (argv[0] === '--help' || argv[0] === '-h')) {
+    return void process.stdout.write(`Commands:\n${commandHelp([definition]).join('\n')}\n`);
   }
+  if (!found) throw new ExitError(unknownCommand(definition, argv), 2);
+  const {
+    global: flags,
+    usage,
+    ...input
+  } = parseCommand(definition.id, found.name, found.command, found.rest);
+  if (flags.help) return void process.stdout.write(`${usage}\n${found.command.summary}\n`);
   const env = loadEnv();
-  const global = globalSettings(env);
+  const global = globalSettings(env, { dataDir: flags['data-dir'] });
   const logger = createLogger({ ...global, logLevel: 'warn' });
   const db = await openDatabase(global.database, global.dataDir);
   try {
     const ctx = await prepareService(definition, definition.settings(env), db, global, logger, '');
-    process.stdout.write(`${await command.run(rest, ctx)}\n`);
+    process.stdout.write(`${await found.command.run(input as never, ctx)}\n`);
   } finally {
     await db.close();
   }
@@ -137,7 +150,8 @@ async function main(argv: string[]) {
   process.umask(0o077);
   const first = argv[0];
   // Operator commands take their own flags, so they are routed before the serve flags are parsed.
-  if (first && findService(first)?.commands) return runCommand(first, argv.slice(1));
+  const commandsOf = first ? findService(first) : undefined;
+  if (commandsOf?.commands) return runCommand(commandsOf, argv.slice(1));
   const { values, positionals } = parse(argv);
   if (values.help) return void process.stdout.write(help());
   if (values.version) return void process.stdout.write(`${version}\n`);

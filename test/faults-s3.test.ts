@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../src/platform/database.js';
 import { profiles } from '../src/services/profiles/index.js';
-import { multipart, png, uploadParts } from '../src/services/profiles/test-helpers.js';
 import { createTestDatabase } from './db.js';
 import { freePort } from './postgres.js';
+import { multipart, png, uploadParts } from './profiles.js';
 import { faultyS3Endpoint } from './s3.js';
 import { startTestService, type TestService } from './service.js';
 

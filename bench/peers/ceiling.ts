@@ -8,7 +8,9 @@ import { createServer, type ServerResponse } from 'node:http';
 const body = Buffer.from(process.env.CEILING_BODY ?? '{}');
 const port = Number(process.env.PORT ?? 0);
 const delayMs = Number(process.env.CEILING_DELAY_MS ?? 0);
-const headers = JSON.parse(process.env.CEILING_HEADERS ?? '{"content-type":"application/json; charset=utf-8"}');
+const headers = JSON.parse(
+  process.env.CEILING_HEADERS ?? '{"content-type":"application/json; charset=utf-8"}',
+);
 const answer = (res: ServerResponse) => {
   res.writeHead(200, { ...headers, 'content-length': body.length });
   res.end(body);

@@ -1,3 +1,4 @@
+import type { ParseArgsConfig, parseArgs } from 'node:util';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifySchemaValidationError } from 'fastify';
 import type { Env, GlobalSettings } from '../config.js';
 import type { Database, Migration } from './database.js';
@@ -42,12 +43,47 @@ export interface RunningService {
   close?(): Promise<void>;
 }
 
-/** A `backlot <service> <command>` operator command (the service's "control panel"). */
-export interface ServiceCommand<S = unknown> {
-  usage: string;
+/** An operator command's flags, declared as `node:util` `parseArgs` options (`{ name: { type: 'string' } }`). */
+export type CommandFlags = NonNullable<ParseArgsConfig['options']>;
+
+type ParsedFlags<F extends CommandFlags> = ReturnType<
+  typeof parseArgs<{ options: F; strict: true; allowPositionals: true }>
+>['values'];
+
+/** What `parseArgs` gives for `F`, with the `required` flags no longer optional. */
+export type FlagValues<F extends CommandFlags, R extends keyof F> = Omit<ParsedFlags<F>, R> & {
+  [K in R & keyof ParsedFlags<F>]-?: NonNullable<ParsedFlags<F>[K]>;
+};
+
+/**
+ * `backlot <service> <command> [args] [--flags]`, an operator command (the service's "control panel"). Its key in
+ * `commands` is the words that name it (`token create`). The CLI parses the flags (strictly: an unknown or missing
+ * flag is a usage error), adds the global ones (`--data-dir`), builds the usage line, and calls `run`.
+ */
+export interface ServiceCommand<
+  S = unknown,
+  F extends CommandFlags = CommandFlags,
+  R extends keyof F & string = keyof F & string,
+  A extends string = string,
+> {
   summary: string;
-  /** Returns what to print; throws `UsageError` for bad arguments. */
-  run(args: string[], ctx: ServiceContext<S>): Promise<string>;
+  flags?: F;
+  /** Flags that must be given. */
+  required?: readonly R[];
+  /** Positional arguments, all required, in order (`token revoke <name>`). */
+  args?: readonly A[];
+  /** Returns what to print; throws `UsageError` for arguments it refuses. */
+  run(input: { flags: FlagValues<F, R>; args: Record<A, string> }, ctx: ServiceContext<S>): Promise<string>;
+}
+
+/** Declares a command with typed flag values; the result fits any service's `commands`. */
+export function defineCommand<
+  S,
+  const F extends CommandFlags = Record<never, never>,
+  R extends keyof F & string = never,
+  A extends string = never,
+>(command: ServiceCommand<S, F, R, A>): ServiceCommand<S> {
+  return command as unknown as ServiceCommand<S>;
 }
 
 export class UsageError extends Error {
@@ -81,7 +117,8 @@ export interface ServiceDefinition<S = unknown> {
   /** Renders any error (validation, not found, 5xx) in this service's documented shape. */
   errorBody(error: ErrorInfo): unknown;
   start(ctx: ServiceContext<S>): Promise<RunningService>;
-  commands?: Record<string, ServiceCommand<S>>;
+  /** Keyed by the words that name each command (`token create`); made with `defineCommand`. */
+  commands?: Record<string, NoInfer<ServiceCommand<S>>>;
 }
 
 /** Keeps each definition's settings type while collecting them in one registry. */

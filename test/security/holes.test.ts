@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { multipart, png, uploadParts } from '../../src/services/profiles/test-helpers.js';
+import { multipart, png, uploadParts } from '../profiles.js';
 import { basic, credentials, startSecured } from './fixtures.js';
 
 describe('smaller holes', () => {

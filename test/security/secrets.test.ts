@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { runCommand } from '../../src/platform/commands.js';
 import type { Database } from '../../src/platform/database.js';
 import type { ServiceDefinition } from '../../src/platform/service.js';
 import { content } from '../../src/services/content/index.js';
@@ -334,7 +335,7 @@ describe('content: application passwords hashed, never logged, refusals exact', 
 
   test("a role below the one needed, and another user's post, are refused with 403", async () => {
     const run = (command: 'app-password' | 'token', login: string) =>
-      content.commands?.[command]?.run(['create', '--user', login], service.ctx as never) as Promise<string>;
+      runCommand(content, [command, 'create', '--user', login], service.ctx as never);
     const subscriber = basic('subscriber', await run('app-password', 'subscriber'));
     const author = `Bearer ${await run('token', 'author')}`;
     issued.push(subscriber, author);

@@ -1,6 +1,6 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { tokenHash } from '../../platform/secrets.js';
-import { defineService, UsageError } from '../../platform/service.js';
+import { defineCommand, defineService, UsageError } from '../../platform/service.js';
 import { newAccessToken, newAppPassword, normalizeAppPassword } from './auth.js';
 import { contentErrorBody } from './errors.js';
 import { migrations } from './migrations.js';
@@ -9,22 +9,6 @@ import { contentSettings } from './settings.js';
 import { ContentStore } from './store.js';
 
 const REMEMBERED = 'admin_app_password';
-
-/** `--user U [--name N]` from an operator command's arguments. */
-function userFlag(args: string[], usage: string) {
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const [flag, inline] = arg.split('=', 2);
-    if (flag !== '--user' && flag !== '--name')
-      throw new UsageError(`unexpected argument "${arg}"; usage: ${usage}`);
-    const value = inline ?? args[++i];
-    if (!value) throw new UsageError(`${flag} needs a value; usage: ${usage}`);
-    flags[flag.slice(2)] = value;
-  }
-  if (!flags.user) throw new UsageError(`--user is required; usage: ${usage}`);
-  return { user: flags.user, name: flags.name };
-}
 
 export const content = defineService({
   id: 'content',
@@ -79,40 +63,36 @@ export const content = defineService({
     return { routes: contentRoutes(store, ctx.settings, limiter), banner, close: limiter.close };
   },
   commands: {
-    'app-password': {
-      usage: 'app-password create --user U [--name N]',
-      summary: 'print a new application password for user U (HTTP Basic)',
-      async run(args, ctx) {
-        const usage = 'backlot content app-password create --user U [--name N]';
-        if (args[0] !== 'create') throw new UsageError(`usage: ${usage}`);
-        const { user: login, name } = userFlag(args.slice(1), usage);
+    'app-password create': defineCommand({
+      summary: 'print a new application password for the user (HTTP Basic)',
+      flags: { user: { type: 'string' }, name: { type: 'string' } },
+      required: ['user'],
+      async run({ flags }, ctx) {
         const store = new ContentStore(ctx.db);
-        const user = await store.findUserByLogin(login);
-        if (!user) throw new UsageError(`no user "${login}"`);
+        const user = await store.findUserByLogin(flags.user);
+        if (!user) throw new UsageError(`no user "${flags.user}"`);
         const password = newAppPassword();
         await store.addCredential(
           user.id,
           'app_password',
-          name ?? 'backlot CLI',
+          flags.name ?? 'backlot CLI',
           tokenHash(normalizeAppPassword(password)),
         );
         return password;
       },
-    },
-    token: {
-      usage: 'token create --user U [--name N]',
-      summary: 'print a new access token for user U (Authorization: Bearer)',
-      async run(args, ctx) {
-        const usage = 'backlot content token create --user U [--name N]';
-        if (args[0] !== 'create') throw new UsageError(`usage: ${usage}`);
-        const { user: login, name } = userFlag(args.slice(1), usage);
+    }),
+    'token create': defineCommand({
+      summary: 'print a new access token for the user (Authorization: Bearer)',
+      flags: { user: { type: 'string' }, name: { type: 'string' } },
+      required: ['user'],
+      async run({ flags }, ctx) {
         const store = new ContentStore(ctx.db);
-        const user = await store.findUserByLogin(login);
-        if (!user) throw new UsageError(`no user "${login}"`);
+        const user = await store.findUserByLogin(flags.user);
+        if (!user) throw new UsageError(`no user "${flags.user}"`);
         const token = newAccessToken();
-        await store.addCredential(user.id, 'bearer', name ?? 'backlot CLI', tokenHash(token));
+        await store.addCredential(user.id, 'bearer', flags.name ?? 'backlot CLI', tokenHash(token));
         return token;
       },
-    },
+    }),
   },
 });

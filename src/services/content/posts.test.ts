@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, ids, type Json, json, startContent } from './testing.js';
+import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
 
 let t: ContentTest;
 before(async () => {

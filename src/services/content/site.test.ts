@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
 import { createTestDatabase } from '../../../test/db.js';
 import { startTestService } from '../../../test/service.js';
 import { content } from './index.js';
-import { api, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 // wpapi ships CommonJS without types.
 const WPAPI = createRequire(import.meta.url)('wpapi');

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { api, basic, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+import { runCommand } from '../../platform/commands.js';
 import { tokenHash } from '../../platform/secrets.js';
+import { UsageError } from '../../platform/service.js';
 import { content } from './index.js';
-import { api, basic, type ContentTest, ids, type Json, json, startContent } from './testing.js';
 
 let t: ContentTest;
 const logLines: string[] = [];
@@ -61,7 +63,7 @@ describe('authentication', () => {
   });
 
   test('bearer tokens from `backlot content token create` authenticate; unknown ones are refused', async () => {
-    const token = await content.commands?.token?.run(['create', '--user', 'editor'], t.ctx);
+    const token = await runCommand(content, ['token', 'create', '--user', 'editor'], t.ctx);
     assert.match(String(token), /^[0-9a-f]{64}$/);
     const me = await get(`${api}/users/me?context=edit`, `Bearer ${token}`);
     assert.equal(me.statusCode, 200);
@@ -78,14 +80,17 @@ describe('authentication', () => {
   });
 
   test('the app-password command checks its arguments', async () => {
-    const command = content.commands?.['app-password'];
-    await assert.rejects(command?.run(['create'], t.ctx) as Promise<string>, /--user is required/);
+    const run = (...args: string[]) => runCommand(content, ['app-password', ...args], t.ctx);
     await assert.rejects(
-      command?.run(['create', '--user', 'ghost'], t.ctx) as Promise<string>,
-      /no user "ghost"/,
+      run('create'),
+      new UsageError(
+        'content app-password create: --user is required; usage: backlot content app-password create --user <user> [--name <name>]',
+      ),
     );
-    await assert.rejects(command?.run(['list'], t.ctx) as Promise<string>, /usage/);
-    const password = await command?.run(['create', '--user=author', '--name', 'laptop'], t.ctx);
+    await assert.rejects(run('create', '--user', 'ghost'), /no user "ghost"/);
+    await assert.rejects(run('create', '--user', 'author', '--role', 'admin'), /unknown option --role/);
+    await assert.rejects(run('list'), /unknown command "app-password list" for content/);
+    const password = await run('create', '--user=author', '--name', 'laptop');
     assert.equal((await get(`${api}/users/me`, basic('author', String(password)))).statusCode, 200);
   });
 

@@ -5,7 +5,7 @@ import { migrations } from './migrations.js';
 import { machinesRoutes } from './routes.js';
 import { machinesSettings } from './settings.js';
 import { deleteOldCounters } from './store.js';
-import { prepareTokens, tokenCommand } from './tokens.js';
+import { prepareTokens, tokenCommands } from './tokens.js';
 
 const COUNTER_SWEEP_MS = 10 * 60 * 1000;
 
@@ -42,5 +42,5 @@ export const machines = defineService({
       },
     };
   },
-  commands: { token: tokenCommand },
+  commands: tokenCommands,
 });

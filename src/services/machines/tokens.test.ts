@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
 import { startTestService } from '../../../test/service.js';
 import { ConfigError } from '../../config.js';
+import { runCommand } from '../../platform/commands.js';
 import type { Database } from '../../platform/database.js';
 import { UsageError } from '../../platform/service.js';
 import { machines } from './index.js';
@@ -81,7 +82,7 @@ test('first start without tokens generates one full-scope token, shows it in the
 
 test('operator commands: token create prints a token once, list shows no secrets, revoke takes effect at once', async () => {
   const service = await startTestService(machines, { db, dataDir, env: { MACHINES_PROVISION_MS: '0' } });
-  const run = (...args: string[]) => machines.commands!.token!.run(args, service.ctx);
+  const run = (...args: string[]) => runCommand(machines, ['token', ...args], service.ctx);
   try {
     const output = await run('create', '--name', 'ci', '--scopes', 'machine:read,droplet:create');
     const lines = output.split('\n');
@@ -105,7 +106,11 @@ test('operator commands: token create prints a token once, list shows no secrets
     assert.equal(table.includes(token.slice(7)), false);
 
     await assert.rejects(run('create', '--name', 'ci'), UsageError);
-    await assert.rejects(run('create'), /needs --name/);
+    await assert.rejects(run('create'), /--name is required/);
+    await assert.rejects(
+      run('create', '--name', 'x', '--scope', 'machine:read'),
+      /unknown option --scope \(valid options: --name, --scopes, --data-dir, --help\)/,
+    );
     await assert.rejects(
       run('create', '--name', 'x', '--scopes', 'machine:reboot'),
       /unknown scope "machine:reboot"/,

@@ -1,6 +1,11 @@
 import type { Database } from '../../platform/database.js';
 import { newToken, tokenHash } from '../../platform/secrets.js';
-import { type ServiceCommand, type ServiceContext, UsageError } from '../../platform/service.js';
+import {
+  defineCommand,
+  type ServiceCommand,
+  type ServiceContext,
+  UsageError,
+} from '../../platform/service.js';
 import { allScopes, normalizeScopes } from './scopes.js';
 import type { MachinesSettings } from './settings.js';
 import {
@@ -43,25 +48,9 @@ export async function prepareTokens(ctx: ServiceContext<MachinesSettings>): Prom
   return ['tokens: create one with `backlot machines token create --name NAME`'];
 }
 
-function option(args: string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === `--${name}`) {
-      const value = args[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-      return value;
-    }
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  return undefined;
-}
-
-async function create(db: Database, args: string[]): Promise<string> {
-  const name = option(args, 'name');
-  if (!name) throw new UsageError('token create needs --name NAME');
+async function create(db: Database, name: string, scopesArg: string | undefined): Promise<string> {
   if (!/^[\w.-]{1,100}$/.test(name))
     throw new UsageError('--name: letters, digits, ".", "_" and "-" only (at most 100)');
-  const scopesArg = option(args, 'scopes');
   let scopes: ReturnType<typeof normalizeScopes>;
   try {
     scopes = normalizeScopes(scopesArg?.split(',').filter((s) => s.trim()));
@@ -101,9 +90,7 @@ async function list(db: Database): Promise<string> {
     .join('\n');
 }
 
-async function revoke(db: Database, args: string[]): Promise<string> {
-  const ref = args[0];
-  if (!ref || args.length > 1) throw new UsageError('token revoke needs exactly one token name or id');
+async function revoke(db: Database, ref: string): Promise<string> {
   const token =
     (await findTokenByName(db, ref)) ??
     (/^\d{1,9}$/.test(ref) ? (await listTokens(db)).find((t) => t.id === Number(ref)) : undefined);
@@ -114,14 +101,20 @@ async function revoke(db: Database, args: string[]): Promise<string> {
   return `Revoked token "${token.name}" (id ${token.id}).${note}`;
 }
 
-export const tokenCommand: ServiceCommand<MachinesSettings> = {
-  usage: 'token create --name N [--scopes a,b] | token list | token revoke <name-or-id>',
-  summary: 'personal access tokens (printed once, stored as hashes)',
-  async run(args, ctx) {
-    const [sub, ...rest] = args;
-    if (sub === 'create') return create(ctx.db, rest);
-    if (sub === 'list') return list(ctx.db);
-    if (sub === 'revoke') return revoke(ctx.db, rest);
-    throw new UsageError(`unknown token command "${sub ?? ''}" (valid: create, list, revoke)`);
-  },
+export const tokenCommands: Record<string, ServiceCommand<MachinesSettings>> = {
+  'token create': defineCommand({
+    summary: 'print a new personal access token (scopes comma-separated; default all)',
+    flags: { name: { type: 'string' }, scopes: { type: 'string' } },
+    required: ['name'],
+    run: ({ flags }, ctx) => create(ctx.db, flags.name, flags.scopes),
+  }),
+  'token list': defineCommand({
+    summary: 'list the tokens (names, scopes; never the secrets)',
+    run: (_input, ctx) => list(ctx.db),
+  }),
+  'token revoke': defineCommand({
+    summary: 'revoke a token by name or id, at once',
+    args: ['name-or-id'],
+    run: ({ args }, ctx) => revoke(ctx.db, args['name-or-id']),
+  }),
 };

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client, fetchExchange } from '@urql/core';
+import { png, storeEnv, uploadMutation } from '../../../test/profiles.js';
 import { startTestService, type TestService } from '../../../test/service.js';
 import { profiles } from './index.js';
 import type { ProfilesSettings } from './settings.js';
-import { png, storeEnv, uploadMutation } from './test-helpers.js';
 
 let service: TestService<ProfilesSettings>;
 before(async () => {

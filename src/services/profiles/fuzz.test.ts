@@ -5,11 +5,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getIntrospectionQuery } from 'graphql';
 import { nastyValues, prng } from '../../../test/fuzz.js';
+import { multipart, type Part, png, storeEnv, uploadMutation, uploadParts } from '../../../test/profiles.js';
 import { startTestService, type TestService } from '../../../test/service.js';
 import { profiles } from './index.js';
 import { queryLimits } from './limits.js';
 import type { ProfilesSettings } from './settings.js';
-import { multipart, type Part, png, storeEnv, uploadMutation, uploadParts } from './test-helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = any;

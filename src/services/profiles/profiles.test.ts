@@ -2,10 +2,6 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../../../test/service.js';
-import { profiles } from './index.js';
-import type { ProfilesSettings } from './settings.js';
-import { formatDateCreated } from './store.js';
 import {
   multipart,
   type Part,
@@ -14,7 +10,11 @@ import {
   storeEnv,
   uploadMutation,
   uploadParts,
-} from './test-helpers.js';
+} from '../../../test/profiles.js';
+import { startTestService, type TestService } from '../../../test/service.js';
+import { profiles } from './index.js';
+import type { ProfilesSettings } from './settings.js';
+import { formatDateCreated } from './store.js';
 import { safeFileName } from './upload.js';
 
 const usingS3 = Boolean(process.env.BACKLOT_TEST_S3_ENDPOINT);

@@ -6,14 +6,11 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, usingPostgres } from '../../../test/db.js';
 import { startTestService } from '../../../test/service.js';
 import { ConfigError } from '../../config.js';
+import { runCommand } from '../../platform/commands.js';
 import { type Database, DatabaseError, migrate } from '../../platform/database.js';
 import { UsageError } from '../../platform/service.js';
-import { commands } from './commands.js';
 import { things } from './index.js';
 import { migrations } from './migrations.js';
-
-const commandRun = (name: string, args: string[], ctx: Parameters<typeof commands.list.run>[1]) =>
-  commands[name].run(args, ctx);
 
 let db: Database;
 before(async () => {
@@ -148,7 +145,7 @@ if (usingPostgres) {
 describe('operator commands', () => {
   test('add, list and remove things, as /things then shows', async () => {
     const svc = await startTestService(things, { db, env: { THINGS_LOGIN_RATE_LIMIT: '0' } });
-    const run = (name: string, ...args: string[]) => commandRun(name, args, svc.ctx);
+    const run = (...args: string[]) => runCommand(things, args, svc.ctx);
     try {
       assert.equal(
         await run('list'),
@@ -181,16 +178,33 @@ describe('operator commands', () => {
 
   test('bad arguments are usage errors', async () => {
     const svc = await startTestService(things, { db });
-    const run = (name: string, ...args: string[]) => commandRun(name, args, svc.ctx);
+    const run = (...args: string[]) => runCommand(things, args, svc.ctx);
     try {
       const usage = (message: string) => (error: Error) =>
         error instanceof UsageError && error.message === message;
-      await assert.rejects(run('add', '--name', 'x'), usage('both --name and --color are required'));
-      await assert.rejects(run('add', '--name', 'x', '--color'), usage('--color needs a value'));
-      await assert.rejects(run('add', '--size', 'L'), usage('unexpected argument "--size"'));
-      await assert.rejects(run('list', 'all'), usage('unexpected argument "all"'));
+      const addUsage = 'usage: backlot things add --name <name> --color <color>';
+      await assert.rejects(run('add', '--name', 'x'), usage(`things add: --color is required; ${addUsage}`));
+      await assert.rejects(
+        run('add', '--name', 'x', '--color'),
+        usage(`things add: --color needs a value; ${addUsage}`),
+      );
+      await assert.rejects(
+        run('add', '--name', ' ', '--color', 'red'),
+        usage('--name and --color must not be blank'),
+      );
+      await assert.rejects(
+        run('add', '--size', 'L'),
+        usage('things add: unknown option --size (valid options: --name, --color, --data-dir, --help)'),
+      );
+      await assert.rejects(
+        run('list', 'all'),
+        usage('things list: unexpected argument "all"; usage: backlot things list'),
+      );
       const removeUsage = 'remove takes one thing id (digits), e.g. backlot things remove 3';
-      await assert.rejects(run('remove'), usage(removeUsage));
+      await assert.rejects(
+        run('remove'),
+        usage('things remove: <id> is required; usage: backlot things remove <id>'),
+      );
       await assert.rejects(run('remove', 'abc'), usage(removeUsage));
       await assert.rejects(run('remove', '999'), usage('no thing with id 999'));
     } finally {

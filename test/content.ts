@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestService, type TestService, type TestServiceOptions } from '../../../test/service.js';
-import { content } from './index.js';
-import type { ContentSettings } from './settings.js';
+import { runCommand } from '../src/platform/commands.js';
+import { content } from '../src/services/content/index.js';
+import type { ContentSettings } from '../src/services/content/settings.js';
+import { startTestService, type TestService, type TestServiceOptions } from './service.js';
 
 export const roles = ['admin', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Login = (typeof roles)[number];
@@ -21,13 +22,12 @@ export const basic = (login: string, password: string) =>
 export async function startContent(options: TestServiceOptions = {}): Promise<ContentTest> {
   const service = await startTestService(content, options);
   const adminPassword = /application password "([^"]+)"/.exec(service.banner.join('\n'))?.[1] ?? '';
-  const create = content.commands?.['app-password'];
   const auth = {} as Record<Login, string>;
   for (const login of roles) {
     const password =
       login === 'admin'
         ? adminPassword
-        : ((await create?.run(['create', '--user', login], service.ctx)) ?? '');
+        : await runCommand(content, ['app-password', 'create', '--user', login], service.ctx);
     auth[login] = basic(login, password);
   }
   return Object.assign(service, { auth, adminPassword });

@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import type { LoadResult, LoadSettings } from './lib/load.js';
+import type { LoadResult, LoadSettings } from './load.js';
 
 export interface Row {
   group: string;

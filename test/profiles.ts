@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Env } from '../../config.js';
+import type { Env } from '../src/config.js';
 
 /** A real 1x1 PNG. */
 export const png = Buffer.from(

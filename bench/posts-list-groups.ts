@@ -1,86 +1,8 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
-import { databaseGroups } from './database-groups.js';
-import { type LoadRequest, type LoadResult, load, medianResult, percentile } from './lib/load.js';
-import type { ServerProcess } from './lib/server.js';
-import { profilesGroups } from './profiles-group.js';
-import { ratio } from './report.js';
-import type { BenchContext } from './run.js';
-import { soakGroups } from './soak-group.js';
-import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './targets.js';
-
-export interface Contender {
-  name: string;
-  server: Pick<ServerProcess, 'peakRssMiB'>;
-  url: string;
-  request?: LoadRequest;
-}
-
-/** JIT, pools and caches warm before anything is recorded (results discarded). */
-async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
-  if (ctx.smoke) return;
-  await load(url, request, { ...ctx.settings, durationSeconds: 3 });
-}
-
-/**
- * Runs `request` against backlot and each peer, alternating so drift hits all alike, `repeats` times; records the
- * medians and backlot's ratio to each peer.
- */
-export async function compare(
-  ctx: BenchContext,
-  group: string,
-  scenario: string,
-  request: LoadRequest,
-  contenders: Contender[],
-  target?: string,
-) {
-  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
-  for (const c of contenders) await warmUp(ctx, c.url, c.request ?? request);
-  for (let i = 0; i < ctx.repeats; i++) {
-    for (const c of contenders) runs.get(c.name)!.push(await load(c.url, c.request ?? request, ctx.settings));
-  }
-  const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(runs.get(c.name)!) }));
-  const ratios = peers.map((p) => `${ratio(mine.result, p.result)} ${p.c.name}`).join(', ');
-  ctx.report.add({
-    group,
-    scenario,
-    server: mine.c.name,
-    result: mine.result,
-    peakRssMiB: mine.c.server.peakRssMiB(),
-    ratio: ratios,
-    note: target,
-  });
-  for (const p of peers) {
-    ctx.report.add({
-      group,
-      scenario,
-      server: p.c.name,
-      result: p.result,
-      peakRssMiB: p.c.server.peakRssMiB(),
-    });
-  }
-  return mine.result;
-}
-
-/** Only backlot: a figure to report beside others (no peer). */
-export async function measure(
-  ctx: BenchContext,
-  group: string,
-  scenario: string,
-  c: Contender,
-  note?: string,
-  runs = { repeats: ctx.repeats, durationSeconds: ctx.settings.durationSeconds },
-) {
-  const results: LoadResult[] = [];
-  await warmUp(ctx, c.url, c.request!);
-  for (let i = 0; i < runs.repeats; i++) {
-    results.push(await load(c.url, c.request!, { ...ctx.settings, durationSeconds: runs.durationSeconds }));
-  }
-  const result = medianResult(results);
-  ctx.report.add({ group, scenario, server: c.name, result, peakRssMiB: c.server.peakRssMiB(), note });
-  return result;
-}
-
-const launch = (ctx: BenchContext) => ({ fromSource: ctx.fromSource });
+import { compare, measure } from './lib/compare.js';
+import { type BenchContext, launch } from './lib/context.js';
+import { load, percentile } from './lib/load.js';
+import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './lib/targets.js';
 
 async function posts(ctx: BenchContext) {
   const backlot = await startBacklot(launch(ctx), ['posts'], {});
@@ -201,35 +123,4 @@ async function listDelay(ctx: BenchContext) {
   }
 }
 
-/** Time from process start to every service answering /readyz, and idle RSS of all services in one process. */
-async function startup(ctx: BenchContext) {
-  const all = ['profiles', 'things', 'list', 'employees', 'posts', 'machines', 'content'];
-  for (const [label, env] of [
-    ['PostgreSQL over TLS', { DATABASE_URL: ctx.postgres.url, DATASTORE_SECRET: ctx.postgres.password }],
-    ['PGlite (embedded), first start', {}],
-  ] as const) {
-    if (ctx.smoke && label.startsWith('PGlite')) continue;
-    const started = Date.now();
-    const backlot = await startBacklot(launch(ctx), all, { ...env, LIST_DELAY_MS: '0' });
-    const ms = Date.now() - started;
-    await new Promise((r) => setTimeout(r, 1000));
-    ctx.report.add({
-      group: 'startup',
-      scenario: `all 7 services, ${label}`,
-      server: 'backlot',
-      peakRssMiB: backlot.peakRssMiB(),
-      note: `ready in ${ms} ms; idle RSS ${backlot.rssMiB().toFixed(0)} MiB`,
-    });
-    await backlot.stop();
-  }
-}
-
-export const groups: Record<string, (ctx: BenchContext) => Promise<void>> = {
-  posts,
-  list,
-  'list-delay': listDelay,
-  ...profilesGroups,
-  ...databaseGroups,
-  startup,
-  ...soakGroups,
-};
+export const postsListGroups = { posts, list, 'list-delay': listDelay };

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../test/postgres.js';
-import { startServer } from './lib/server.js';
+import { freePort } from '../../test/postgres.js';
+import { startServer } from './server.js';
 
 /** How backlot is started: the built output (production) or the TypeScript sources (smoke runs in tests). */
 export interface Launch {
@@ -11,7 +11,7 @@ export interface Launch {
   heapProbe?: boolean;
 }
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 
 /** The V8 flag `npm start` and bin/backlot.js run backlot with, so the bench measures what users run. */
 const startFlags = ['--max-semi-space-size=32'];
