@@ -6,7 +6,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startPostgres, type TestPostgres } from '../test/postgres.js';
 
-const bin = path.resolve('bin/backlot.js');
+/** The command line from the TypeScript sources (bin/backlot.js runs the same, compiled: see loading.test.ts). */
+const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')];
 
 interface Run {
   code: number | null;
@@ -15,11 +16,11 @@ interface Run {
   ms: number;
 }
 
-/** Runs the real `backlot` binary with a clean environment (no DATABASE_URL from the caller). */
+/** Runs the real `backlot` command line with a clean environment (no DATABASE_URL from the caller). */
 function backlot(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...cli, ...args], {
       env: { PATH: process.env.PATH, BACKLOT_HASH_COST: 'low', ...env },
       cwd,
     });
@@ -33,7 +34,7 @@ function backlot(args: string[], env: Record<string, string> = {}, cwd?: string)
 
 /** Starts `backlot` and resolves once its banner is out, with the URLs it printed. */
 function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, [...cli, ...args], { env: { PATH: process.env.PATH, ...env } });
   let stdout = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const banner = new Promise<string>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, globalSettings, loadEnv } from './config.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
-import { type ServiceDefinition, UsageError } from './platform/service.js';
+import { type ServiceDefinition, type ServiceEntry, UsageError } from './platform/service.js';
 import { type Backlot, createLogger, planServices, prepareService, startBacklot, version } from './server.js';
 import { findService, serviceIds, services } from './services/index.js';
 
@@ -19,7 +19,7 @@ const flags = {
 const flagNames = Object.keys(flags).map((f) => `--${f}`);
 
 /** One line per operator command of `definitions`: its usage, then what it does. */
-function commandHelp(definitions: ServiceDefinition[]) {
+function commandHelp(definitions: Pick<ServiceDefinition, 'id' | 'commands'>[]) {
   return definitions.flatMap((s) =>
     Object.entries(s.commands ?? {}).map(
       ([name, c]) => `  backlot ${`${s.id} ${commandUsage(name, c)}`.padEnd(54)} ${c.summary}`,
@@ -27,8 +27,11 @@ function commandHelp(definitions: ServiceDefinition[]) {
   );
 }
 
-function help() {
-  const commands = commandHelp(services);
+async function help() {
+  // Only the command modules load, not the services: --help stays quick.
+  const commands = commandHelp(
+    await Promise.all(services.map(async (s) => ({ id: s.id, commands: await s.commands?.() }))),
+  );
   return `backlot ${version} — sample and prototyping APIs, all in one process
 
 Usage:
@@ -90,8 +93,9 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
   const plans = planServices(chosen, env, global, port);
   const logger = createLogger(global);
   const backlot = await startBacklot(plans, global, logger);
-  printBanner(backlot, global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`);
+  // Before the banner: whoever waits for it may stop the process right away.
   handleSignals(backlot, global.shutdownGraceMs, logger);
+  printBanner(backlot, global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`);
 }
 
 function printBanner(backlot: Backlot, database: string) {
@@ -121,7 +125,8 @@ function handleSignals(backlot: Backlot, graceMs: number, logger: { info(msg: st
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-async function runCommand(definition: ServiceDefinition, argv: string[]) {
+async function runCommand(entry: ServiceEntry, argv: string[]) {
+  const definition = await entry.load();
   const found = findCommand(definition, argv);
   if (!found && (argv[0] === '--help' || argv[0] === '-h')) {
     return void process.stdout.write(`Commands:\n${commandHelp([definition]).join('\n')}\n`);
@@ -153,7 +158,7 @@ async function main(argv: string[]) {
   const commandsOf = first ? findService(first) : undefined;
   if (commandsOf?.commands) return runCommand(commandsOf, argv.slice(1));
   const { values, positionals } = parse(argv);
-  if (values.help) return void process.stdout.write(help());
+  if (values.help) return void process.stdout.write(await help());
   if (values.version) return void process.stdout.write(`${version}\n`);
   const [verb, ...ids] = positionals;
   if (verb === undefined) return serve([], values);

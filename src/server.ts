@@ -4,9 +4,8 @@ import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
-import { createApp } from './platform/http.js';
 import { GeneratedCredentials } from './platform/secrets.js';
-import type { ServiceContext, ServiceDefinition } from './platform/service.js';
+import type { ServiceContext, ServiceDefinition, ServiceEntry } from './platform/service.js';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -29,7 +28,7 @@ export function createLogger(global: GlobalSettings): FastifyBaseLogger {
 }
 
 export interface ServicePlan {
-  definition: ServiceDefinition<any>;
+  entry: ServiceEntry<any>;
   port: number;
   host: string;
   settings: unknown;
@@ -37,23 +36,23 @@ export interface ServicePlan {
 
 /** Works out port, host and settings for each chosen service; throws ConfigError on a bad setting. */
 export function planServices(
-  chosen: ServiceDefinition<any>[],
+  chosen: ServiceEntry<any>[],
   env: Env,
   global: GlobalSettings,
   portFlag?: number,
 ): ServicePlan[] {
   const alone = chosen.length === 1;
-  return chosen.map((definition) => {
-    const idPort = `${definition.id.toUpperCase()}_PORT`;
-    let port = alone ? definition.ports.alone : definition.ports.together;
+  return chosen.map((entry) => {
+    const idPort = `${entry.id.toUpperCase()}_PORT`;
+    let port = alone ? entry.ports.alone : entry.ports.together;
     let host = global.host;
     if (alone) {
-      for (const name of definition.portEnv ?? []) if (env[name]) port = envPort(env, name, port);
-      if (definition.hostEnv) host = envString(env, definition.hostEnv, host);
+      for (const name of entry.portEnv ?? []) if (env[name]) port = envPort(env, name, port);
+      if (entry.hostEnv) host = envString(env, entry.hostEnv, host);
     }
     port = envPort(env, idPort, port);
     if (alone && portFlag !== undefined) port = portFlag;
-    return { definition, port, host, settings: definition.settings(env) };
+    return { entry, port, host, settings: entry.settings(env) };
   });
 }
 
@@ -93,7 +92,8 @@ export async function buildService<S>(
   ctx: ServiceContext<S>,
   listenHost?: string,
 ) {
-  const running = await definition.start(ctx);
+  // Fastify and its plugins load with the first service, not for `--help` or an operator command.
+  const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
   const { corsOrigins, allowedHosts } = ctx.global;
   const app = await createApp(definition, {
     cors: corsPolicy(Boolean(definition.credentialed), corsOrigins),
@@ -116,39 +116,63 @@ export async function buildService<S>(
 
 const displayHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host);
 
-/** Opens the database once, then migrates, builds and starts every planned service on its own port. */
-export async function startBacklot(plans: ServicePlan[], global: GlobalSettings, logger: FastifyBaseLogger) {
-  const needsDatabase = plans.some((plan) => plan.definition.schema);
-  const db = needsDatabase ? await openDatabase(global.database, global.dataDir) : noDatabase;
-  const services: RunningApp[] = [];
+/** Migrates, builds and starts one planned service on its own port. */
+async function startService(
+  plan: ServicePlan,
+  definition: ServiceDefinition<any>,
+  db: Database,
+  global: GlobalSettings,
+  logger: FastifyBaseLogger,
+): Promise<RunningApp> {
+  const url = `http://${displayHost(plan.host)}:${plan.port}`;
+  const log = logger.child({ service: definition.id });
+  const ctx = await prepareService(definition, plan.settings, db, global, log, url);
+  const { app, banner } = await buildService(definition, ctx, plan.host);
   try {
-    for (const plan of plans) {
-      const { definition } = plan;
-      const url = `http://${displayHost(plan.host)}:${plan.port}`;
-      const log = logger.child({ service: definition.id });
-      const ctx = await prepareService(definition, plan.settings, db, global, log, url);
-      const { app, banner } = await buildService(definition, ctx, plan.host);
-      await app.listen({ port: plan.port, host: plan.host });
-      const port = (app.server.address() as { port: number }).port;
-      const actualUrl = `http://${displayHost(plan.host)}:${port}`;
-      services.push({
-        id: definition.id,
-        app,
-        url: actualUrl,
-        docsUrl: actualUrl + definition.docsPath,
-        banner,
-      });
-    }
+    await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
-    await Promise.allSettled(services.map((s) => s.app.close()));
-    await db.close();
+    await app.close();
     throw error;
+  }
+  const port = (app.server.address() as { port: number }).port;
+  const actualUrl = `http://${displayHost(plan.host)}:${port}`;
+  return { id: definition.id, app, url: actualUrl, docsUrl: actualUrl + definition.docsPath, banner };
+}
+
+const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.app.close()));
+
+/**
+ * Opens the database once while the chosen services' modules load, then migrates, builds and starts every planned
+ * service on its own port, all at once: they share nothing but the database (where migrations take turns through
+ * an advisory lock). If any fails, the others are closed again and the first failure is thrown.
+ */
+export async function startBacklot(plans: ServicePlan[], global: GlobalSettings, logger: FastifyBaseLogger) {
+  const needsDatabase = plans.some((plan) => plan.entry.schema);
+  const [opened, loaded] = await Promise.allSettled([
+    needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase),
+    Promise.all(plans.map((plan) => plan.entry.load())),
+  ]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const db = opened.value;
+  if (loaded.status === 'rejected') {
+    await db.close();
+    throw loaded.reason;
+  }
+  const results = await Promise.allSettled(
+    plans.map((plan, i) => startService(plan, loaded.value[i] as ServiceDefinition<any>, db, global, logger)),
+  );
+  const services = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await closeApps(services);
+    await db.close();
+    throw failed.reason;
   }
   const backlot: Backlot = {
     services,
     db,
     async close() {
-      await Promise.allSettled(services.map((s) => s.app.close()));
+      await closeApps(services);
       await db.close();
     },
   };

@@ -38,8 +38,9 @@ test('an unknown flag, a flag without its value, a missing flag or argument, an 
   refuses(['7', '8', '--name', 'x'], `unexpected argument "8"; ${usage}`);
 });
 
-test("every service's commands are found by their words and declare what they require", () => {
-  for (const service of services) {
+test("every service's commands are found by their words and declare what they require", async () => {
+  const definitions = await Promise.all(services.map((s) => s.load()));
+  for (const service of definitions) {
     for (const [name, c] of Object.entries(service.commands ?? {})) {
       const found = findCommand(service, [...name.split(' '), '--help']);
       assert.equal(found?.name, name);
@@ -51,7 +52,7 @@ test("every service's commands are found by their words and declare what they re
         assert.ok(flag in (c.flags ?? {}), `${service.id} ${name} --${flag}`);
     }
   }
-  const machines = services.find((s) => s.id === 'machines')!;
+  const machines = definitions.find((s) => s.id === 'machines')!;
   assert.equal(findCommand(machines, ['token', 'rotate']), undefined);
   assert.match(
     unknownCommand(machines, ['token', 'rotate', '--name', 'x']),

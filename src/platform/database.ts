@@ -9,8 +9,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
 
 export interface QueryResult<T> {
@@ -48,12 +48,23 @@ export class DatabaseError extends Error {
 // int8 and numeric come back as strings on both backends (no silent precision loss); the rest as each parses.
 const INT8 = 20;
 const NUMERIC = 1700;
-pg.types.setTypeParser(INT8, (v: string) => v);
-pg.types.setTypeParser(NUMERIC, (v: string) => v);
+
+// Each driver is imported when a database of its kind is opened: a process on PGlite never loads pg, and one on
+// PostgreSQL (or with no database, or printing --help) never loads PGlite's WASM build.
+let pgModule: Promise<typeof import('pg').default> | undefined;
+function loadPg() {
+  pgModule ??= import('pg').then(({ default: pg }) => {
+    pg.types.setTypeParser(INT8, (v: string) => v);
+    pg.types.setTypeParser(NUMERIC, (v: string) => v);
+    return pg;
+  });
+  return pgModule;
+}
+const loadPGlite = async () => (await import('@electric-sql/pglite')).PGlite;
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres';
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: Pool) {}
 
   async query<T>(sql: string, params?: unknown[]) {
     const result = await this.pool.query(sql, params as unknown[]);
@@ -146,6 +157,7 @@ class EmbeddedDatabase implements Database {
 
 /** A freshly initialised, empty embedded database as a tarball (for tests that need many databases). */
 export async function dumpEmbeddedTemplate(): Promise<Blob> {
+  const PGlite = await loadPGlite();
   const db = await PGlite.create();
   try {
     return await db.dumpDataDir('none');
@@ -198,6 +210,7 @@ function processAlive(pid: number) {
 export async function openEmbedded(dir?: string, template?: Blob): Promise<Database> {
   const release = dir ? lockEmbedded(dir) : () => {};
   try {
+    const PGlite = await loadPGlite();
     const db = await PGlite.create(dir ? path.join(dir, 'data') : undefined, {
       parsers,
       loadDataDir: template,
@@ -210,7 +223,7 @@ export async function openEmbedded(dir?: string, template?: Blob): Promise<Datab
 }
 
 /** TLS options for `pg`: always on; verified against a CA when one is given. */
-function tlsOptions(settings: DatabaseSettings, url: URL): pg.ClientConfig['ssl'] {
+function tlsOptions(settings: DatabaseSettings, url: URL): ClientConfig['ssl'] {
   const mode = url.searchParams.get('sslmode');
   if (mode === 'disable' || mode === 'allow' || mode === 'prefer') {
     throw new DatabaseError(
@@ -238,6 +251,7 @@ export async function openPostgres(settings: DatabaseSettings, poolSize = 10): P
   const url = parseUrl(settings);
   const ssl = tlsOptions(settings, url);
   for (const key of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey']) url.searchParams.delete(key);
+  const pg = await loadPg();
   const pool = new pg.Pool({
     connectionString: url.toString(),
     ssl,

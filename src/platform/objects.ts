@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout } from 'node:timers/promises';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** An S3-compatible bucket (DigitalOcean Spaces, AWS, MinIO, R2, s3rver). */
 export interface S3Settings {
@@ -100,14 +100,27 @@ function isTransient(error: unknown) {
 
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3';
-  readonly client: S3Client;
+  /**
+   * The SDK (a few hundred modules) is imported only once a bucket is configured, while the service starts;
+   * a failure to load it is reported by the first upload.
+   */
+  private readonly sdk: Promise<{ client: S3Client; Put: typeof PutObjectCommand }>;
 
   /** `spoolRoot` is where uploads wait while they are checked; the system's temporary folder by default. */
   constructor(
     readonly settings: S3Settings,
     private readonly spoolRoot = tmpdir(),
   ) {
-    this.client = new S3Client({
+    this.sdk = import('@aws-sdk/client-s3').then((sdk) => ({
+      client: this.createClient(sdk.S3Client),
+      Put: sdk.PutObjectCommand,
+    }));
+    this.sdk.catch(() => {});
+  }
+
+  private createClient(S3: typeof S3Client) {
+    const { settings } = this;
+    return new S3({
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
@@ -131,10 +144,11 @@ export class S3ObjectStore implements ObjectStore {
     try {
       await pipeline(body, createWriteStream(file, { mode: 0o600 }));
       const { size } = await stat(file);
+      const { client, Put } = await this.sdk;
       for (let attempt = 1; ; attempt++) {
         try {
-          await this.client.send(
-            new PutObjectCommand({
+          await client.send(
+            new Put({
               Bucket: this.settings.bucket,
               Key: key,
               Body: createReadStream(file),
@@ -155,6 +169,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async close() {
-    this.client.destroy();
+    const sdk = await this.sdk.catch(() => undefined);
+    sdk?.client.destroy();
   }
 }

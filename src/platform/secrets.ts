@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hash, verify } from '@node-rs/argon2';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 const ARGON2ID = 2;
@@ -35,14 +34,17 @@ async function withArgonSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+// The native Argon2 module is loaded by the first password hashed or checked, not by every process.
+const argon2 = () => import('@node-rs/argon2');
+
 export function hashPassword(password: string): Promise<string> {
-  return withArgonSlot(() => hash(password, argonOptions));
+  return withArgonSlot(async () => (await argon2()).hash(password, argonOptions));
 }
 
 /** False for a wrong password and for a malformed stored hash alike. */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    return await withArgonSlot(() => verify(stored, password));
+    return await withArgonSlot(async () => (await argon2()).verify(stored, password));
   } catch {
     return false;
   }

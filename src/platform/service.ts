@@ -90,7 +90,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export interface ServiceDefinition<S = unknown> {
+/**
+ * What the command line knows about a service before running it: cheap to import (no HTTP, SQL or SDK code), so
+ * `--help`, operator commands and a process serving other services never load this one.
+ */
+export interface ServiceManifest<S = unknown> {
   id: ServiceId;
   title: string;
   ports: { alone: number; together: number };
@@ -100,6 +104,18 @@ export interface ServiceDefinition<S = unknown> {
   hostEnv?: string;
   /** The Postgres schema that holds this service's tables; undefined when it keeps no SQL state. */
   schema?: string;
+  /** Reads this service's settings; throws `ConfigError` naming the variable. */
+  settings(env: Env): S;
+  /** Loads the operator commands (for `--help` and `backlot <service> <command>`). */
+  commands?: () => Promise<Record<string, ServiceCommand<S>>>;
+}
+
+/** One entry of the registry: the manifest, and the service itself, imported only when it is served. */
+export interface ServiceEntry<S = unknown> extends ServiceManifest<S> {
+  load(): Promise<ServiceDefinition<S>>;
+}
+
+export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>, 'commands'> {
   migrations: Migration[];
   /** REST services get `/openapi.json` and an interactive reference at `/docs`. */
   openapi: boolean;
@@ -112,8 +128,6 @@ export interface ServiceDefinition<S = unknown> {
   credentialed?: boolean;
   /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: string[];
-  /** Reads this service's settings; throws `ConfigError` naming the variable. */
-  settings(env: Env): S;
   /** Renders any error (validation, not found, 5xx) in this service's documented shape. */
   errorBody(error: ErrorInfo): unknown;
   start(ctx: ServiceContext<S>): Promise<RunningService>;
@@ -124,4 +138,9 @@ export interface ServiceDefinition<S = unknown> {
 /** Keeps each definition's settings type while collecting them in one registry. */
 export function defineService<S>(definition: ServiceDefinition<S>): ServiceDefinition<S> {
   return definition;
+}
+
+/** Checks a manifest while keeping its exact type, so a definition can spread it and add its own `commands`. */
+export function defineManifest<M extends ServiceManifest<any>>(manifest: M): M {
+  return manifest;
 }

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
 import { HttpError } from '../../platform/errors.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { authScheme, parseBasic, parseBearer } from '../../platform/request.js';
+import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
 import { RestError, restErrorBody } from './errors.js';
 import type { ContentStore, UserRow } from './store.js';
 

@@ -1,27 +1,23 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { tokenHash } from '../../platform/secrets.js';
-import { defineCommand, defineService, UsageError } from '../../platform/service.js';
-import { newAccessToken, newAppPassword, normalizeAppPassword } from './auth.js';
+import { defineService } from '../../platform/service.js';
+import { newAppPassword, normalizeAppPassword } from './auth.js';
+import { commands } from './commands.js';
 import { contentErrorBody } from './errors.js';
+import { contentManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { contentRoutes } from './routes.js';
-import { contentSettings } from './settings.js';
 import { ContentStore } from './store.js';
 
 const REMEMBERED = 'admin_app_password';
 
 export const content = defineService({
-  id: 'content',
-  title: 'Content-site API',
-  ports: { alone: 8080, together: 8085 },
-  portEnv: ['PORT'],
-  schema: 'content',
+  ...contentManifest,
   migrations,
   openapi: true,
   credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['x-wp-total', 'x-wp-totalpages', 'link', 'allow'],
-  settings: contentSettings,
   errorBody: contentErrorBody,
   async start(ctx) {
     const store = new ContentStore(ctx.db);
@@ -62,37 +58,5 @@ export const content = defineService({
     const limiter = LoginLimiter.forService(ctx, 'content');
     return { routes: contentRoutes(store, ctx.settings, limiter), banner, close: limiter.close };
   },
-  commands: {
-    'app-password create': defineCommand({
-      summary: 'print a new application password for the user (HTTP Basic)',
-      flags: { user: { type: 'string' }, name: { type: 'string' } },
-      required: ['user'],
-      async run({ flags }, ctx) {
-        const store = new ContentStore(ctx.db);
-        const user = await store.findUserByLogin(flags.user);
-        if (!user) throw new UsageError(`no user "${flags.user}"`);
-        const password = newAppPassword();
-        await store.addCredential(
-          user.id,
-          'app_password',
-          flags.name ?? 'backlot CLI',
-          tokenHash(normalizeAppPassword(password)),
-        );
-        return password;
-      },
-    }),
-    'token create': defineCommand({
-      summary: 'print a new access token for the user (Authorization: Bearer)',
-      flags: { user: { type: 'string' }, name: { type: 'string' } },
-      required: ['user'],
-      async run({ flags }, ctx) {
-        const store = new ContentStore(ctx.db);
-        const user = await store.findUserByLogin(flags.user);
-        if (!user) throw new UsageError(`no user "${flags.user}"`);
-        const token = newAccessToken();
-        await store.addCredential(user.id, 'bearer', flags.name ?? 'backlot CLI', tokenHash(token));
-        return token;
-      },
-    }),
-  },
+  commands,
 });

@@ -2,23 +2,19 @@ import { LoginLimiter } from '../../platform/login-limit.js';
 import { newToken } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { Authenticator } from './auth.js';
+import { employeesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { employeeRoutes, errorEnvelope, prefix } from './routes.js';
-import { type ConfiguredAccount, type EmployeesSettings, employeesSettings } from './settings.js';
+import type { ConfiguredAccount, EmployeesSettings } from './settings.js';
 import { EmployeeStore } from './store.js';
 
 export const employees = defineService<EmployeesSettings>({
-  id: 'employees',
-  title: 'Employee record API',
-  ports: { alone: 8080, together: 8082 },
-  portEnv: ['PORT'],
-  schema: 'employees',
+  ...employeesManifest,
   migrations,
   openapi: true,
   credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['location'],
-  settings: employeesSettings,
   errorBody: ({ message }) => errorEnvelope(message),
   async start(ctx) {
     const { settings } = ctx;

@@ -1,20 +1,15 @@
 import path from 'node:path';
 import { defineService } from '../../platform/service.js';
+import { listManifest } from './manifest.js';
 import { listRoutes } from './routes.js';
-import { listSettings } from './settings.js';
 import { ListStore } from './store.js';
 
 export const list = defineService({
-  id: 'list',
-  title: 'Grocery list over a JSON file',
-  ports: { alone: 3333, together: 3333 },
-  portEnv: ['PORT'],
-  schema: undefined,
+  ...listManifest,
   migrations: [],
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['X-Total-Count', 'Link', 'Location'],
-  settings: listSettings,
   // json-server answers every miss with `{}`; other client mistakes say what is wrong.
   errorBody: ({ status, message }) => (status === 404 ? {} : { error: message }),
   async start(ctx) {

@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
-import { publicOrigin } from '../../platform/request.js';
 import { jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
+import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
 import {
   AnyObject,

@@ -1,26 +1,21 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { defineService } from '../../platform/service.js';
 import { errorBody } from './errors.js';
+import { machinesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { machinesRoutes } from './routes.js';
-import { machinesSettings } from './settings.js';
 import { deleteOldCounters } from './store.js';
 import { prepareTokens, tokenCommands } from './tokens.js';
 
 const COUNTER_SWEEP_MS = 10 * 60 * 1000;
 
 export const machines = defineService({
-  id: 'machines',
-  title: 'Machine management API',
-  ports: { alone: 8080, together: 8084 },
-  portEnv: ['PORT'],
-  schema: 'machines',
+  ...machinesManifest,
   migrations,
   openapi: true,
   credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'link'],
-  settings: machinesSettings,
   errorBody,
   async start(ctx) {
     const banner = await prepareTokens(ctx);

@@ -1,5 +1,5 @@
-import { loginFailuresMigration } from '../../platform/login-limit.js';
 import type { Migration } from '../../platform/database.js';
+import { loginFailuresMigration } from '../../platform/login-limit.js';
 
 export const migrations: Migration[] = [
   {

@@ -1,19 +1,14 @@
 import { defineService } from '../../platform/service.js';
 import { Catalog } from './catalog.js';
+import { postsManifest } from './manifest.js';
 import { postsFastPath, postsRoutes } from './routes.js';
-import { postsSettings } from './settings.js';
 
 export const posts = defineService({
-  id: 'posts',
-  title: 'Posts API with fake writes',
-  ports: { alone: 8080, together: 8083 },
-  portEnv: ['PORT'],
-  schema: undefined,
+  ...postsManifest,
   migrations: [],
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['x-total-count', 'link', 'etag'],
-  settings: postsSettings,
   // Every error of this API, unknown routes included, is an empty JSON object (json-server's answer).
   errorBody: () => ({}),
   start: async (ctx) => {

@@ -1,21 +1,16 @@
 import path from 'node:path';
 import { LocalObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/objects.js';
 import { defineService } from '../../platform/service.js';
+import { profilesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { profilesRoutes } from './routes.js';
-import { profilesSettings } from './settings.js';
 import { createUserStore } from './store.js';
 
 export const profiles = defineService({
-  id: 'profiles',
-  title: 'GraphQL user profiles with image uploads',
-  ports: { alone: 8080, together: 8080 },
-  portEnv: ['PORT'],
-  schema: 'profiles',
+  ...profilesManifest,
   migrations,
   openapi: false,
   docsPath: '/',
-  settings: profilesSettings,
   // GraphQL's error shape, for the few errors that happen outside /query (unknown routes, outages).
   errorBody: ({ message }) => ({ data: null, errors: [{ message }] }),
   async start(ctx) {

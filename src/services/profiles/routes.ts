@@ -17,7 +17,6 @@ export const schema = readFileSync(new URL('./schema.graphql', import.meta.url),
 // Room for the `operations` and `map` parts and multipart framing around the file itself.
 const multipartOverhead = 1024 * 1024;
 
-
 export function profilesRoutes(deps: {
   users: UserStore;
   objects: ObjectStore;

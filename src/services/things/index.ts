@@ -2,26 +2,20 @@ import { defineService } from '../../platform/service.js';
 import { commands } from './commands.js';
 import { openDatastore } from './datastore.js';
 import { errorBody } from './errors.js';
+import { thingsManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { thingsRoutes } from './routes.js';
-import { thingsSettings } from './settings.js';
 import { ThingsStore } from './store.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export const things = defineService({
-  id: 'things',
-  title: 'Signup, login and things',
-  ports: { alone: 8080, together: 8081 },
-  portEnv: ['PORT'],
-  hostEnv: 'IP',
-  schema: 'things',
+  ...thingsManifest,
   migrations,
   openapi: true,
   credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['retry-after'],
-  settings: thingsSettings,
   errorBody,
   commands,
   async start(ctx) {
