@@ -53,14 +53,20 @@ export async function startBacklot(
       ...env,
     },
   });
-  for (const port of ports.slice(1)) {
-    for (let i = 0; i < 200; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
+  // The other services start alongside the first; on a loaded machine that can take a while, so wait up to a
+  // minute and say which one never became ready rather than letting the first request fail.
+  for (const [i, port] of ports.slice(1).entries()) {
+    let ok = false;
+    for (let attempt = 0; attempt < 1200 && !ok; attempt++) {
+      ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
         (r) => r.ok,
         () => false,
       );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 50));
+      if (!ok) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!ok) {
+      await server.stop();
+      throw new Error(`backlot ${ids[i + 1]} on port ${port} was not ready within 60 s`);
     }
   }
   return {

@@ -49,6 +49,49 @@ const attacks: Record<ServiceId, Attack[]> = {
   ],
 };
 
+/** An ordinary request of each service, for the machine's baseline: what a busy but friendly client costs. */
+const ordinary: Record<ServiceId, Attack> = {
+  list: { path: '/list' },
+  posts: { path: '/posts' },
+  content: { path: '/wp-json/wp/v2/posts?per_page=100' },
+  employees: { path: '/api/2/employees' },
+  machines: { path: '/v2/machines', headers: credentials.machines },
+  things: { path: '/healthz' },
+  profiles: { path: '/query?query=%7Busers%7Bid%7D%7D' },
+};
+
+/**
+ * The p99 latency of `/healthz` on `probe` over 200 probes (one every 5 ms), while two clients keep sending
+ * `requests` to `target` in turn.
+ */
+async function probeWhile(target: TestService, probe: TestService, requests: Attack[], statuses: number[]) {
+  const latencies: number[] = [];
+  let probing = true;
+  const clients = Array.from({ length: 2 }, async (_, worker) => {
+    for (let round = 0; probing; round++) {
+      const request = requests[(round + worker) % requests.length] as Attack;
+      const res = await fetch(`${target.url}${request.path}`, {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        body: request.body,
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+  });
+  while (latencies.length < 200) {
+    const start = performance.now();
+    const res = await fetch(`${probe.url}/healthz`);
+    await res.arrayBuffer();
+    latencies.push(performance.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  probing = false;
+  await Promise.all(clients);
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length * 0.99)] as number;
+}
+
 async function prepare(id: ServiceId, service: TestService) {
   if (id === 'list') {
     await fetch(`${service.url}/list`, {
@@ -85,35 +128,18 @@ describe('no hostile request stalls the other services', () => {
       const target = running.get(id) as TestService;
       const probe = running.get(id === 'posts' ? 'employees' : 'posts') as TestService;
       await prepare(id, target);
-      const latencies: number[] = [];
       const statuses: number[] = [];
-      let probing = true;
-      // Two clients send the hostile requests for as long as the probe runs: 200 probes, one every 5 ms.
-      const attackers = Array.from({ length: 2 }, async (_, worker) => {
-        for (let round = 0; probing; round++) {
-          const attack = attacks[id][(round + worker) % attacks[id].length] as Attack;
-          const res = await fetch(`${target.url}${attack.path}`, {
-            method: attack.method ?? 'GET',
-            headers: attack.headers,
-            body: attack.body,
-          });
-          await res.arrayBuffer();
-          statuses.push(res.status);
-        }
-      });
-      while (latencies.length < 200) {
-        const start = performance.now();
-        const res = await fetch(`${probe.url}/healthz`);
-        await res.arrayBuffer();
-        latencies.push(performance.now() - start);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      probing = false;
-      await Promise.all(attackers);
-      latencies.sort((a, b) => a - b);
-      const p99 = latencies[Math.floor(latencies.length * 0.99)] as number;
-      t.diagnostic(`/healthz p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`);
-      assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`);
+      const baseline = await probeWhile(target, probe, [ordinary[id]], []);
+      const p99 = await probeWhile(target, probe, attacks[id], statuses);
+      t.diagnostic(
+        `/healthz p99 ${p99.toFixed(1)} ms under attack, ${baseline.toFixed(1)} ms under ordinary load`,
+      );
+      // 100 ms is the bound; on a machine so loaded that ordinary requests alone pass 50 ms, the bound is twice
+      // what they cost. A stall (a backtracking pattern, a quadratic scan) costs seconds either way.
+      assert.ok(
+        p99 < Math.max(100, 2 * baseline),
+        `p99 ${p99.toFixed(1)} ms (ordinary load: ${baseline.toFixed(1)} ms)`,
+      );
       assert.deepEqual(
         statuses.filter((s) => s >= 500),
         [],
