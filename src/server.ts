@@ -47,7 +47,7 @@ export function planServices(
     let port = alone ? entry.ports.alone : entry.ports.together;
     let host = global.host;
     if (alone) {
-      for (const name of entry.portEnv ?? []) if (env[name]) port = envPort(env, name, port);
+      for (const name of entry.portEnv ?? ['PORT']) if (env[name]) port = envPort(env, name, port);
       if (entry.hostEnv) host = envString(env, entry.hostEnv, host);
     }
     port = envPort(env, idPort, port);
@@ -79,7 +79,7 @@ export async function prepareService<S>(
   log: FastifyBaseLogger,
   publicUrl: string,
 ): Promise<ServiceContext<S>> {
-  if (definition.schema) await migrate(db, definition.schema, definition.migrations);
+  if (definition.schema) await migrate(db, definition.schema, definition.migrations ?? []);
   return { settings, global, db, log, credentials: new GeneratedCredentials(global.dataDir), publicUrl };
 }
 

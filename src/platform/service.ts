@@ -98,7 +98,7 @@ export interface ServiceManifest<S = unknown> {
   id: ServiceId;
   title: string;
   ports: { alone: number; together: number };
-  /** Env variables that set the port when this service is served alone, checked in order (e.g. `PORT`). */
+  /** Env variables that set the port when this service is served alone, checked in order (default `PORT`). */
   portEnv?: string[];
   /** Env variable that sets the host when this service is served alone (things: `IP`). */
   hostEnv?: string;
@@ -116,7 +116,8 @@ export interface ServiceEntry<S = unknown> extends ServiceManifest<S> {
 }
 
 export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>, 'commands'> {
-  migrations: Migration[];
+  /** Plain SQL, run in `schema`; services without SQL state have none. */
+  migrations?: Migration[];
   /** REST services get `/openapi.json` and an interactive reference at `/docs`. */
   openapi: boolean;
   /** Path of the human-facing docs, for the banner (`/docs`, or `/` for the GraphQL IDE). */

@@ -1,11 +1,13 @@
 import type { ServiceEntry, ServiceId } from '../platform/service.js';
-import { contentManifest } from './content/manifest.js';
-import { employeesManifest } from './employees/manifest.js';
-import { listManifest } from './list/manifest.js';
-import { machinesManifest } from './machines/manifest.js';
-import { postsManifest } from './posts/manifest.js';
-import { profilesManifest } from './profiles/manifest.js';
-import { thingsManifest } from './things/manifest.js';
+import {
+  contentManifest,
+  employeesManifest,
+  listManifest,
+  machinesManifest,
+  postsManifest,
+  profilesManifest,
+  thingsManifest,
+} from './manifests.js';
 
 /**
  * Every service backlot serves, in banner order: its manifest, and its module, imported only when it is served

@@ -4,7 +4,7 @@ import { defineService } from '../../platform/service.js';
 import { newAppPassword, normalizeAppPassword } from './auth.js';
 import { commands } from './commands.js';
 import { contentErrorBody } from './errors.js';
-import { contentManifest } from './manifest.js';
+import { contentManifest } from '../manifests.js';
 import { migrations } from './migrations.js';
 import { contentRoutes } from './routes.js';
 import { ContentStore } from './store.js';

@@ -2,7 +2,7 @@ import { LoginLimiter } from '../../platform/login-limit.js';
 import { newToken } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { Authenticator } from './auth.js';
-import { employeesManifest } from './manifest.js';
+import { employeesManifest } from '../manifests.js';
 import { migrations } from './migrations.js';
 import { employeeRoutes, errorEnvelope, prefix } from './routes.js';
 import type { ConfiguredAccount, EmployeesSettings } from './settings.js';

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { defineService } from '../../platform/service.js';
-import { listManifest } from './manifest.js';
+import { listManifest } from '../manifests.js';
 import { listRoutes } from './routes.js';
 import { ListStore } from './store.js';
 
 export const list = defineService({
   ...listManifest,
-  migrations: [],
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['X-Total-Count', 'Link', 'Location'],

@@ -1,11 +1,10 @@
 import { defineService } from '../../platform/service.js';
 import { Catalog } from './catalog.js';
-import { postsManifest } from './manifest.js';
+import { postsManifest } from '../manifests.js';
 import { postsFastPath, postsRoutes } from './routes.js';
 
 export const posts = defineService({
   ...postsManifest,
-  migrations: [],
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['x-total-count', 'link', 'etag'],
