@@ -18,6 +18,12 @@ export interface ErrorInfo {
   validation?: FastifySchemaValidationError[];
   /** The request's x-request-id, for services whose error bodies carry it. */
   requestId?: string;
+  /**
+   * The route the request reached (absent for unknown routes): its declared path, the request's method and the
+   * route's schema, for services that word validation failures from the schema or answer some routes in another
+   * shape.
+   */
+  route?: { url?: string; method: string; schema?: unknown };
 }
 
 export interface ServiceContext<S = unknown> {
@@ -78,7 +84,10 @@ export interface ServiceDefinition<S = unknown> {
   exposeHeaders?: string[];
   /** Reads this service's settings; throws `ConfigError` naming the variable. */
   settings(env: Env): S;
-  /** Renders any error (validation, not found, 5xx) in this service's documented shape. */
+  /**
+   * Renders any error (validation, not found, 5xx) in this service's documented shape. Returns the body, sent with
+   * `error.status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).
+   */
   errorBody(error: ErrorInfo): unknown;
   start(ctx: ServiceContext<S>): Promise<RunningService>;
   commands?: Record<string, ServiceCommand<S>>;
