@@ -3,7 +3,7 @@ import { newToken } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { Authenticator } from './auth.js';
 import { migrations } from './migrations.js';
-import { employeeRoutes, errorEnvelope, prefix } from './routes.js';
+import { employeeRoutes, errorBody, prefix } from './routes.js';
 import { type ConfiguredAccount, type EmployeesSettings, employeesSettings } from './settings.js';
 import { EmployeeStore } from './store.js';
 
@@ -19,7 +19,7 @@ export const employees = defineService<EmployeesSettings>({
   docsPath: '/docs',
   exposeHeaders: ['location'],
   settings: employeesSettings,
-  errorBody: ({ message }) => errorEnvelope(message),
+  errorBody,
   async start(ctx) {
     const { settings } = ctx;
     const store = new EmployeeStore(ctx.db);
