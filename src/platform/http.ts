@@ -8,6 +8,9 @@ import Fastify, {
   type FastifyBodyParser,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchemaCompiler,
 } from 'fastify';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
@@ -35,6 +38,26 @@ export interface AppOptions {
 const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
 const bodyValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: false }));
 const textValidator = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: 'array' }));
+const strictValidator = addFormats.default(
+  new Ajv.default({
+    ...ajvOptions,
+    coerceTypes: false,
+    unicode: false,
+    unicodeRegExp: false,
+    strictNumbers: true,
+    // `unicode` is deprecated (it still works); nothing else this instance could log matters with strict off.
+    logger: false,
+  }),
+);
+
+/**
+ * The validator of services whose limits were written against TypeBox's own checker (things, employees): no type
+ * coercion in any part of the request, string lengths in UTF-16 code units (an emoji counts two), patterns without
+ * the `u` flag, and ±Infinity (`1e400`) is not a number. Failures are Ajv's, like everywhere else, so they reach
+ * the service's `errorBody` the same way.
+ */
+export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
+  strictValidator.compile(schema as object);
 
 /** The HTML pages' security headers (docs, IDE, home pages): no framing, no sniffing, no referrer leaks. */
 export const htmlSecurityHeaders = {
@@ -114,21 +137,32 @@ export async function createApp(
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
 
-  const render = (info: ErrorInfo) => service.errorBody(info);
-  const refuse = (status: number, message: string, requestId: string) =>
-    new HttpError(status, render({ status, message, code: 'forbidden', requestId }));
+  /** The service's answer to an error: its `errorBody`, sent with the error's status unless it chose another. */
+  const answer = (info: ErrorInfo): HttpError => {
+    const body = service.errorBody(info);
+    return body instanceof HttpError ? body : new HttpError(info.status, body);
+  };
+  const send = (reply: FastifyReply, error: HttpError) => {
+    if (error.headers) reply.headers(error.headers);
+    return reply.status(error.status).send(error.body);
+  };
+  const routeOf = (request: FastifyRequest): ErrorInfo['route'] => ({
+    url: request.routeOptions.url,
+    method: request.method,
+    schema: request.routeOptions.schema,
+  });
+  const refuse = (request: FastifyRequest, message: string) =>
+    answer({ status: 403, message, code: 'forbidden', requestId: request.id, route: routeOf(request) });
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(request.raw, request.id, cors, expose));
     if (allowedHosts && !hostAllowed(request.headers.host, allowedHosts)) {
-      return done(refuse(403, 'Blocked request: this host is not allowed (see ALLOWED_HOSTS)', request.id));
+      return done(refuse(request, 'Blocked request: this host is not allowed (see ALLOWED_HOSTS)'));
     }
     // A page on another site must not ride on Basic credentials the browser remembered (CSRF).
     const origin = request.headers.origin;
     if (!originAllowed(cors, origin) && authScheme(request.headers.authorization) === 'basic') {
-      return done(
-        refuse(403, `Blocked request: origin ${origin} is not allowed (see CORS_ORIGINS)`, request.id),
-      );
+      return done(refuse(request, `Blocked request: origin ${origin} is not allowed (see CORS_ORIGINS)`));
     }
     done();
   });
@@ -141,11 +175,10 @@ export async function createApp(
     reply.status(204).header('content-length', '0').send();
   });
 
+  // One path for every error: an HttpError (a service's own answer) is sent as is; anything else becomes an
+  // ErrorInfo that the service's errorBody words. A 5xx is logged with the request id and its body names no internals.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
-      if (error.headers) reply.headers(error.headers);
-      return reply.status(error.status).send(error.body);
-    }
+    if (error instanceof HttpError) return send(reply, error);
     const unavailable = isUnavailable(error);
     const status = unavailable ? 503 : error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
@@ -156,21 +189,24 @@ export async function createApp(
           ? `Internal server error (request id ${request.id})`
           : error.message;
     if (status === 503) reply.header('retry-after', '5');
-    return reply.status(status).send(
-      render({
+    return send(
+      reply,
+      answer({
         status,
         message,
         code: error.code,
         validationContext: error.validationContext ?? undefined,
         validation: error.validation,
         requestId: request.id,
+        route: routeOf(request),
       }),
     );
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(
-      render({
+    send(
+      reply,
+      answer({
         status: 404,
         message: `No route for ${request.method} ${request.url}`,
         code: 'not_found',

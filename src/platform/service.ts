@@ -19,6 +19,12 @@ export interface ErrorInfo {
   validation?: FastifySchemaValidationError[];
   /** The request's x-request-id, for services whose error bodies carry it. */
   requestId?: string;
+  /**
+   * The route the request reached (absent for unknown routes): its declared path, the request's method and the
+   * route's schema, for services that word validation failures from the schema or answer some routes in another
+   * shape.
+   */
+  route?: { url?: string; method: string; schema?: unknown };
 }
 
 export interface ServiceContext<S = unknown> {
@@ -129,7 +135,10 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   credentialed?: boolean;
   /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: string[];
-  /** Renders any error (validation, not found, 5xx) in this service's documented shape. */
+  /**
+   * Renders any error (validation, not found, 5xx) in this service's documented shape. Returns the body, sent with
+   * `error.status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).
+   */
   errorBody(error: ErrorInfo): unknown;
   start(ctx: ServiceContext<S>): Promise<RunningService>;
   /** Keyed by the words that name each command (`token create`); made with `defineCommand`. */

@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../platform/errors.js';
+import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { authScheme, parseBasic, parseBearer } from '../../platform/request.js';
-import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
-import { RestError, restErrorBody } from './errors.js';
+import { errorFor } from './errors.js';
 import type { ContentStore, UserRow } from './store.js';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -20,10 +19,6 @@ export const normalizeAppPassword = (password: string) => password.replace(/\s+/
 
 export const newAccessToken = () => newToken(32);
 
-const badCredentials = () =>
-  new RestError(401, 'incorrect_password', 'The provided password is an invalid application password.');
-const badToken = () => new RestError(401, 'incorrect_password', 'The provided access token is invalid.');
-
 /**
  * The caller from `Authorization`: Basic with an application password, or Bearer with an access token.
  * No header (or another scheme) is an anonymous caller; wrong credentials are refused outright, as WordPress does.
@@ -38,16 +33,23 @@ export async function authenticate(
   if (scheme !== 'bearer' && scheme !== 'basic') return undefined;
   const retryAfter = await limiter.retryAfter(request.ip);
   if (retryAfter !== undefined) {
-    throw new HttpError(
+    throw errorFor(
+      request,
       429,
-      restErrorBody(429, 'rest_too_many_requests', `Too many failed logins; try again in ${retryAfter} s.`),
+      'rest_too_many_requests',
+      `Too many failed logins; try again in ${retryAfter} s.`,
+      undefined,
       { 'retry-after': String(retryAfter) },
     );
   }
   const user = scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header);
   if (!user) {
     await limiter.fail(request.ip);
-    throw scheme === 'bearer' ? badToken() : badCredentials();
+    const message =
+      scheme === 'bearer'
+        ? 'The provided access token is invalid.'
+        : 'The provided password is an invalid application password.';
+    throw errorFor(request, 401, 'incorrect_password', message);
   }
   return user;
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, publicOrigin } from '../../platform/request.js';
-import { RestError } from './errors.js';
+import { restError } from './errors.js';
 import type { Site } from './render.js';
 import type { UserRow } from './store.js';
 
@@ -43,7 +43,7 @@ export function paginate(
   invalidPageCode: string,
 ) {
   if (page > totalPages && total > 0) {
-    throw new RestError(
+    throw restError(
       400,
       invalidPageCode,
       'The page number requested is larger than the number of pages available.',

@@ -2,7 +2,7 @@ import type { Static, TypeBoxTypeProvider } from '@fastify/type-provider-typebox
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
-import { RestError, refused } from './errors.js';
+import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { type Context, pickFields, renderPost, renderTerm, renderUser, stripTags } from './render.js';
 import {
@@ -28,7 +28,7 @@ const base = '/wp-json/wp/v2/posts';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['posts'];
 
-const invalidId = () => new RestError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+const invalidId = () => restError(404, 'rest_post_invalid_id', 'Invalid post ID.');
 
 export const slugify = (text: string) =>
   stripTags(
@@ -50,7 +50,7 @@ type WriteBody = Static<typeof PostWriteBody>;
 function parseDate(value: string) {
   const date = new Date(`${value.slice(0, 19)}Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== value.slice(0, 19))
-    throw new RestError(400, 'rest_invalid_param', 'Invalid parameter(s): date', { date: 'Invalid date.' });
+    throw restError(400, 'rest_invalid_param', 'Invalid parameter(s): date', { date: 'Invalid date.' });
   return date;
 }
 
@@ -115,7 +115,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
     /** Permission checks shared by create and update, in WordPress's order. */
     const checkWrite = async (user: UserRow, body: WriteBody) => {
       if (body.author !== undefined && body.author !== user.id && !can(user, 'edit_others_posts'))
-        throw new RestError(
+        throw restError(
           403,
           'rest_cannot_edit_others',
           'Sorry, you are not allowed to update posts as this user.',
@@ -125,26 +125,22 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         ['publish', 'future', 'private'].includes(body.status) &&
         !can(user, 'publish_posts')
       )
-        throw new RestError(
+        throw restError(
           403,
           'rest_cannot_publish',
           'Sorry, you are not allowed to publish posts in this post type.',
         );
       if (isTrue(body.sticky) && !can(user, 'publish_posts') && !can(user, 'edit_others_posts'))
-        throw new RestError(
-          403,
-          'rest_cannot_assign_sticky',
-          'Sorry, you are not allowed to make posts sticky.',
-        );
+        throw restError(403, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
       if (body.author !== undefined && !(validId(body.author) && (await store.findUser(body.author))))
-        throw new RestError(400, 'rest_invalid_author', 'Invalid author ID.');
+        throw restError(400, 'rest_invalid_author', 'Invalid author ID.');
       const params: Record<string, string> = {};
       if (body.categories && (await store.missingTerms(body.categories, 'category')).length)
         params.categories = 'Invalid term ID.';
       if (body.tags && (await store.missingTerms(body.tags, 'post_tag')).length)
         params.tags = 'Invalid term ID.';
       if (Object.keys(params).length)
-        throw new RestError(
+        throw restError(
           400,
           'rest_invalid_param',
           `Invalid parameter(s): ${Object.keys(params).join(', ')}`,
@@ -283,7 +279,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         await checkWrite(user, body);
         const fields = fieldsOf(body);
         if (!fields.title && !fields.content && !fields.excerpt)
-          throw new RestError(400, 'empty_content', 'Content, title, and excerpt are empty.');
+          throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
           ...fields,
           author: fields.author ?? user.id,
@@ -345,7 +341,7 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
           return { deleted: true, previous };
         }
         if (post.status === 'trash')
-          throw new RestError(410, 'rest_already_trashed', 'The post has already been deleted.');
+          throw restError(410, 'rest_already_trashed', 'The post has already been deleted.');
         const trashed = await store.savePost({ status: 'trash', trashed_from: post.status }, post.id);
         return respond(request, trashed, 'edit');
       },

@@ -1,8 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
-import { noRoute, RestError, restErrorBody } from './errors.js';
+import { errorFor, noRoute } from './errors.js';
 import { setCaller, siteOf } from './http.js';
 import { postRoutes } from './posts.js';
 import type { ContentSettings } from './settings.js';
@@ -60,57 +60,6 @@ function findNul(value: unknown, name = ''): string | undefined {
   return undefined;
 }
 
-/** A property's schema, to word validation messages the way WordPress does. */
-function propertySchema(request: FastifyRequest, context: string | undefined, name: string) {
-  const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context ?? ''] as
-    | { properties?: Record<string, Record<string, unknown>> }
-    | undefined;
-  return schema?.properties?.[name];
-}
-
-const enumOf = (schema: Record<string, unknown> | undefined): unknown[] | undefined => {
-  const anyOf = schema?.anyOf as Record<string, unknown>[] | undefined;
-  return anyOf?.every((s) => typeof s.const === 'string') ? anyOf.map((s) => s.const) : undefined;
-};
-
-/** Fastify's validation failure as `rest_missing_callback_param` or `rest_invalid_param`, naming the parameter. */
-function validationBody(error: FastifyError, request: FastifyRequest) {
-  const issue = error.validation?.[0];
-  if (!issue) return restErrorBody(400, 'rest_invalid_param', 'Invalid parameter(s).');
-  if (issue.keyword === 'required') {
-    const missing = String((issue.params as { missingProperty: string }).missingProperty);
-    return restErrorBody(400, 'rest_missing_callback_param', `Missing parameter(s): ${missing}`, [missing]);
-  }
-  const segments = issue.instancePath.split('/').filter(Boolean);
-  const name = segments[0] ?? error.validationContext ?? 'body';
-  const label =
-    name +
-    segments
-      .slice(1)
-      .map((s) => `[${s}]`)
-      .join('');
-  let property = propertySchema(request, error.validationContext, name);
-  if (segments.length > 1 && property?.items) property = property.items as Record<string, unknown>;
-  const values = enumOf(property);
-  const p = issue.params as Record<string, unknown>;
-  let message: string;
-  if (values) message = `${label} is not one of ${values.join(', ')}.`;
-  else if (issue.keyword === 'minimum' || issue.keyword === 'maximum')
-    message =
-      property?.minimum !== undefined && property?.maximum !== undefined
-        ? `${label} must be between ${property.minimum} (inclusive) and ${property.maximum} (inclusive)`
-        : issue.keyword === 'minimum'
-          ? `${label} must be greater than or equal to ${p.limit}`
-          : `${label} must be less than or equal to ${p.limit}`;
-  else if (issue.keyword === 'type') message = `${label} is not of type ${p.type}.`;
-  else if (issue.keyword === 'anyOf' && property?.anyOf)
-    message = `${label} is not of type ${(property.anyOf as Record<string, unknown>[]).map((s) => s.type).join(',')}.`;
-  else if (issue.keyword === 'maxLength') message = `${label} must be at most ${p.limit} character(s) long.`;
-  else if (issue.keyword === 'pattern') message = `${label} does not match pattern ${p.pattern}.`;
-  else message = `${label} ${issue.message ?? 'is invalid'}.`;
-  return restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { [name]: message });
-}
-
 /**
  * `X-HTTP-Method-Override` on POST: the request is replayed in-process with the real method, so it goes through
  * that route's own validation, permission checks and handler.
@@ -161,13 +110,6 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
       return payload;
     });
 
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof RestError) return reply.status(error.status).send(error.body());
-      if (error.validation) return reply.status(400).send(validationBody(error, request));
-      // Everything else (bad JSON, limits, outages) is rendered by the platform through contentErrorBody.
-      throw error;
-    });
-
     // POSTs to routes that have no POST handler still reach the override hook, then 404 like WordPress.
     app.post('/wp-json/*', { schema: { hide: true } }, async () => {
       throw noRoute();
@@ -199,7 +141,7 @@ export function contentRoutes(
       if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
       const nul = findNul(request.query) ?? findNul(request.body);
       if (nul !== undefined)
-        throw new RestError(400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
+        throw errorFor(request, 400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
           [nul]: `${nul} contains a NUL character.`,
         });
       const user = await authenticate(store, limiter, request);

@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isUnavailable } from '../../platform/database.js';
-import { RestError } from './errors.js';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { settingsError } from './errors.js';
 import { caller, setCaller } from './http.js';
 import { languages } from './languages.js';
 import { avatarUrl } from './render.js';
@@ -38,16 +37,7 @@ const columns = {
 } as const;
 type SettingKey = keyof typeof columns;
 
-class SettingsError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-const invalid = (message: string) => new SettingsError(400, 'invalid_input', message);
+const invalid = (message: string) => settingsError(400, 'invalid_input', message);
 
 /**
  * `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` without its quadratic backtracking: one `@` with text before it, no white
@@ -73,38 +63,6 @@ function settingsOf(user: UserRow) {
   };
 }
 
-/** WordPress.com's error shape, `{error, message}`, for every failure on these routes. */
-function settingsErrorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof SettingsError)
-    return reply.status(error.status).send({ error: error.error, message: error.message });
-  if (error instanceof RestError)
-    return reply.status(error.status).send({ error: error.code, message: error.message });
-  const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    const first = fastifyError.validation[0];
-    const key = first?.instancePath.replace(/^\//, '').split('/')[0];
-    const message =
-      first?.keyword === 'additionalProperties'
-        ? `Unknown setting: ${(first.params as { additionalProperty: string }).additionalProperty}`
-        : key
-          ? `${key}: ${first?.message ?? 'is invalid'}`
-          : 'The settings must be a JSON object.';
-    return reply.status(400).send({ error: 'invalid_input', message });
-  }
-  const status = fastifyError.statusCode ?? 500;
-  if (isUnavailable(error))
-    return reply
-      .status(503)
-      .send({ error: 'unavailable', message: 'Service unavailable: the database cannot be reached' });
-  if (status >= 500) {
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .status(500)
-      .send({ error: 'internal_error', message: `Internal server error (request id ${request.id})` });
-  }
-  return reply.status(status).send({ error: 'invalid_input', message: error.message });
-}
-
 /** WordPress.com's `/me/settings/`: the logged-in user's own profile settings. */
 export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
@@ -113,7 +71,7 @@ export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
     const me = (request: FastifyRequest) => {
       const user = caller(request);
       if (!user)
-        throw new SettingsError(
+        throw settingsError(
           403,
           'authorization_required',
           'An active access token must be used to query information about the current user.',
@@ -125,7 +83,6 @@ export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
       app.get(
         `${prefix}/me/settings`,
         {
-          errorHandler: settingsErrorHandler,
           schema: {
             tags: ['settings'],
             summary: "The logged-in user's settings",
@@ -138,7 +95,6 @@ export function settingsRoutes(store: ContentStore): FastifyPluginAsync {
       app.post(
         `${prefix}/me/settings`,
         {
-          errorHandler: settingsErrorHandler,
           schema: {
             tags: ['settings'],
             summary: 'Change some of the logged-in user’s settings; answers the keys that were saved',

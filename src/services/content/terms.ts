@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { can } from './capabilities.js';
-import { RestError, refused } from './errors.js';
+import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { slugify } from './posts.js';
 import { pickFields, renderTerm } from './render.js';
@@ -90,11 +90,10 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const body = request.body;
           const name = body.name.trim();
           const slug = slugify(body.slug || name);
-          if (!name || !slug)
-            throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
+          if (!name || !slug) throw restError(400, 'empty_term_name', 'A name is required for this term.');
           const parent = taxonomy === 'category' ? (body.parent ?? 0) : 0;
           if (parent && !(await store.findTerm(taxonomy, parent)))
-            throw new RestError(400, 'rest_term_invalid', 'Parent term does not exist.');
+            throw restError(400, 'rest_term_invalid', 'Parent term does not exist.');
           const id = await store.createTerm({
             taxonomy,
             name,
@@ -103,7 +102,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             parent,
           });
           if (id === undefined)
-            throw new RestError(
+            throw restError(
               400,
               'term_exists',
               'A term with the name provided already exists in this taxonomy.',
@@ -128,7 +127,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
         async (request, reply) => {
           const id = request.params.id;
           const term = validId(id) ? await store.findTerm(taxonomy, id) : undefined;
-          if (!term) throw new RestError(404, 'rest_term_invalid', 'Term does not exist.');
+          if (!term) throw restError(404, 'rest_term_invalid', 'Term does not exist.');
           const fields = fieldList(request.query._fields);
           sendFields(reply, fields);
           const body = renderTerm(term, siteOf(request));

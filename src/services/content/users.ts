@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
-import { RestError, refused } from './errors.js';
+import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { type Context, pickFields, renderUser } from './render.js';
 import {
@@ -20,7 +20,7 @@ const base = '/wp-json/wp/v2/users';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['users'];
 
-const invalidId = () => new RestError(404, 'rest_user_invalid_id', 'Invalid user ID.');
+const invalidId = () => restError(404, 'rest_user_invalid_id', 'Invalid user ID.');
 const cannotView = (loggedIn: boolean) =>
   refused(loggedIn, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
 /** Orderings that would reveal private fields. */
@@ -93,7 +93,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
       },
       async (request, reply) => {
         const me = caller(request);
-        if (!me) throw new RestError(401, 'rest_not_logged_in', 'You are not currently logged in.');
+        if (!me) throw restError(401, 'rest_not_logged_in', 'You are not currently logged in.');
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         return respond(request, me, request.query.context ?? 'view', fields);
@@ -159,9 +159,9 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           reassign !== undefined &&
           (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
         )
-          throw new RestError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
+          throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
         if (!force && user.trashed_at)
-          throw new RestError(410, 'rest_already_trashed', 'The user has already been trashed.');
+          throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
         const previous = renderUser(user, siteOf(request), 'edit');
         await store.removeUser(user.id, { reassign, force });
         return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
@@ -185,8 +185,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         const user = validId(id) ? await store.findUser(id, admin) : undefined;
         if (!user) throw invalidId();
         if (!admin) throw refused(!!me, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
-        if (!user.trashed_at)
-          throw new RestError(400, 'rest_user_not_trashed', 'The user is not in the trash.');
+        if (!user.trashed_at) throw restError(400, 'rest_user_not_trashed', 'The user is not in the trash.');
         await store.restoreUser(user.id);
         return respond(request, { ...user, trashed_at: null }, 'edit');
       },

@@ -4,7 +4,7 @@ import { defineService } from '../../platform/service.js';
 import { Authenticator } from './auth.js';
 import { employeesManifest } from '../manifests.js';
 import { migrations } from './migrations.js';
-import { employeeRoutes, errorEnvelope, prefix } from './routes.js';
+import { employeeRoutes, errorBody, prefix } from './routes.js';
 import type { ConfiguredAccount, EmployeesSettings } from './settings.js';
 import { EmployeeStore } from './store.js';
 
@@ -15,7 +15,7 @@ export const employees = defineService<EmployeesSettings>({
   credentialed: true,
   docsPath: '/docs',
   exposeHeaders: ['location'],
-  errorBody: ({ message }) => errorEnvelope(message),
+  errorBody,
   async start(ctx) {
     const { settings } = ctx;
     const store = new EmployeeStore(ctx.db);

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchemaValidationError, HTTPMethods } from 'fastify';
+import { HttpError } from '../../platform/errors.js';
+import { strictValidatorCompiler } from '../../platform/http.js';
 import { parseJsonBody } from '../../platform/json-body.js';
+import type { ErrorInfo } from '../../platform/service.js';
 import type { Authenticator, Caller } from './auth.js';
 import {
   CreateEmployeeBody,
@@ -36,20 +38,25 @@ const fieldRules: Record<string, string> = {
   image: 'a string or null',
 };
 
-/** Turns the first schema violation of a body into one sentence a client developer can act on. */
-function describeBodyError(path: string, message: string, method: string): string {
-  const field = path.split('/')[1];
+/** Turns the first schema violation of a request into one sentence a client developer can act on. */
+function describeValidation(issue: FastifySchemaValidationError | undefined, method: string | undefined) {
+  const missing = issue?.keyword === 'required';
+  const field = missing
+    ? String((issue.params as { missingProperty: string }).missingProperty)
+    : issue?.instancePath.split('/')[1];
   if (!field || !(field in fieldRules)) return 'The request body must be a JSON object';
-  if (message === 'Expected required property') {
+  if (missing) {
     const why = method === 'PUT' ? ' (PUT replaces the whole record: send name, age and image)' : '';
     return `Missing field "${field}"${why}`;
   }
   return `Invalid field "${field}": must be ${fieldRules[field]}`;
 }
 
-function badRequest(message: string) {
-  return Object.assign(new Error(message), { statusCode: 400 });
-}
+/** Any failure the platform renders, in the envelope; validation failures say which field and why. */
+export const errorBody = ({ message, validation, route }: ErrorInfo) =>
+  errorEnvelope(validation ? describeValidation(validation[0], route?.method) : message);
+
+const badRequest = (message: string) => new HttpError(400, errorEnvelope(message));
 
 /** A positive integer id, or undefined for anything else (which is then simply "not found"). */
 function parseId(raw: string): number | undefined {
@@ -84,14 +91,7 @@ export interface RouteDeps {
 export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     // No type coercion: `"name": 5` or `"age": true` is a client mistake to report, not a value to convert.
-    app.setValidatorCompiler(({ schema, method }) => {
-      const check = TypeCompiler.Compile(schema as Parameters<typeof TypeCompiler.Compile>[0]);
-      return (data: unknown) => {
-        if (check.Check(data)) return { value: data };
-        const first = check.Errors(data).First();
-        return { error: badRequest(describeBodyError(first?.path ?? '', first?.message ?? '', method)) };
-      };
-    });
+    app.setValidatorCompiler(strictValidatorCompiler);
 
     // Tutorials often send JSON without a JSON content type (fetch's default is text/plain): read any body as JSON.
     app.removeContentTypeParser('text/plain');
@@ -99,7 +99,8 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
       try {
         done(null, body === '' ? undefined : parseJsonBody(body as string));
       } catch (error) {
-        done(badRequest((error as Error).message), undefined);
+        // A BodyError (400) saying what is wrong, worded into the envelope by errorBody.
+        done(error as Error, undefined);
       }
     });
 

@@ -1,20 +1,17 @@
+import { HttpError } from '../../platform/errors.js';
 import type { ErrorInfo } from '../../platform/service.js';
 
-/** An API error in the provider's shape `{id, message, request_id}` (request_id is added when sent). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly id: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * An API error in the provider's shape `{id, message, request_id}`; `request_id` is added to every error body
+ * (these, the guard's and the platform's) by the service's preSerialization hook.
+ */
+export const apiError = (status: number, id: string, message: string) =>
+  new HttpError(status, { id, message });
 
 export const notFound = () =>
-  new ApiError(404, 'not_found', 'The resource you were accessing could not be found.');
-export const unprocessable = (message: string) => new ApiError(422, 'unprocessable_entity', message);
-export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
+  apiError(404, 'not_found', 'The resource you were accessing could not be found.');
+export const unprocessable = (message: string) => apiError(422, 'unprocessable_entity', message);
+export const badRequest = (message: string) => apiError(400, 'bad_request', message);
 
 export const unauthorizedBody = { id: 'unauthorized', message: 'Unable to authenticate you' };
 export const forbiddenBody = {
@@ -39,8 +36,25 @@ const idByStatus: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** Renders any error the platform catches; `request_id` is added by the service's preSerialization hook. */
-export function errorBody({ status, message, code }: ErrorInfo): { id: string; message: string } {
+/** Schema validation failures: body problems are 422s naming the field, query ones 400s, bad path ids 404s. */
+function validationError({ validation, validationContext }: ErrorInfo): HttpError {
+  const first = validation?.[0];
+  const field = (first?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
+  if (validationContext === 'params') return notFound();
+  if (validationContext === 'querystring') {
+    return badRequest(
+      `invalid query parameter ${field || missing || ''}: ${first?.message ?? 'invalid'}`.trim(),
+    );
+  }
+  if (!field && !missing) return unprocessable('The request body must be a JSON object.');
+  return unprocessable(`${field || missing} ${first?.message ?? 'is invalid'}`);
+}
+
+/** Renders any error the platform catches (validation, unknown routes, body limits, outages). */
+export function errorBody(info: ErrorInfo): { id: string; message: string } | HttpError {
+  const { status, message, code } = info;
+  if (info.validation) return validationError(info);
   const id = idByStatus[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
   if (status === 404) return { id, message: notFound().message };
   if (status === 400 && code?.startsWith('FST_ERR_CTP_'))

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type {
   FastifyBaseLogger,
-  FastifyError,
   FastifyInstance,
   FastifyPluginAsync,
   FastifyRequest,
@@ -16,7 +15,7 @@ import type { LoginLimiter } from '../../platform/login-limit.js';
 import { publicOrigin } from '../../platform/request.js';
 import { guard } from './auth.js';
 import { images, regions, sizes } from './catalog.js';
-import { ApiError, badRequest, notFound, unprocessable } from './errors.js';
+import { badRequest, notFound, unprocessable } from './errors.js';
 import { presentAction, presentMachine } from './present.js';
 import {
   ActionSchema,
@@ -299,25 +298,6 @@ function actionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
   );
 }
 
-/** Schema validation failures in the provider's shape: body problems are 422s naming the field. */
-function apiErrors(error: FastifyError | ApiError): ApiError | undefined {
-  if (error instanceof ApiError) return error;
-  const validation = (error as FastifyError).validation;
-  if (!validation) return undefined;
-  const first = validation[0];
-  const field = (first?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-  const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-  const context = (error as FastifyError).validationContext;
-  if (context === 'params') return notFound();
-  if (context === 'querystring') {
-    return badRequest(
-      `invalid query parameter ${field || missing || ''}: ${first?.message ?? 'invalid'}`.trim(),
-    );
-  }
-  if (!field && !missing) return unprocessable('The request body must be a JSON object.');
-  return unprocessable(`${field || missing} ${first?.message ?? 'is invalid'}`);
-}
-
 function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -328,11 +308,6 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       if (body === '' && request.method !== 'POST') return done(null, undefined);
       jsonBodyParser.call(app, request, body as string, done);
-    });
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      const known = apiErrors(error);
-      if (!known) throw error;
-      reply.code(known.status).send({ id: known.id, message: known.message, request_id: request.id });
     });
     for (const w of words) machineRoutes(app, db, settings, w);
     catalogRoutes(app);

@@ -1,5 +1,7 @@
+import { HttpError } from '../../platform/errors.js';
 import type { ErrorInfo } from '../../platform/service.js';
 import type { ErrorBody } from './schemas.js';
+import { describeValidation } from './validation.js';
 
 /** The exact bodies the original service's clients match on. */
 export const errors = {
@@ -29,7 +31,14 @@ const codeByStatus: Record<number, string> = {
 };
 
 /** Renders any failure the platform catches (validation, unknown route, body limits, outages) as `{code, description}`. */
-export function errorBody({ status, message }: ErrorInfo): ErrorBody {
+export function errorBody({ status, message, validation, validationContext }: ErrorInfo): ErrorBody {
   const code = codeByStatus[status] ?? (status >= 500 ? 'internal error' : 'invalid argument');
-  return { code, description: message };
+  const description = validation
+    ? describeValidation(validationContext ?? 'request', validation[0])
+    : message;
+  return { code, description };
 }
+
+/** A decided answer in the service's shape (e.g. a body that is not JSON). */
+export const thingsError = (status: number, description: string) =>
+  new HttpError(status, { code: codeByStatus[status] ?? 'invalid argument', description });

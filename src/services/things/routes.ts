@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { strictValidatorCompiler } from '../../platform/http.js';
 import {
   decoyPasswordHash,
   hashPassword,
@@ -8,26 +9,20 @@ import {
   tokenHash,
   verifyPassword,
 } from '../../platform/secrets.js';
-import { errors, tooManyRequests } from './errors.js';
+import { errors, thingsError, tooManyRequests } from './errors.js';
 import { Credentials, ErrorBody, LoginReply, SecretHeader, SignupReply, ThingsReply } from './schemas.js';
 import type { ThingsSettings } from './settings.js';
 import type { ThingsStore } from './store.js';
-import { strictValidator } from './validation.js';
 
 // Secrets are 32 random bytes as hex; anything else is refused before it reaches the database.
 const secretFormat = /^[0-9a-f]{64}$/;
 
-class NotJsonError extends Error {
-  statusCode = 400;
-  code = 'THINGS_NOT_JSON';
-}
-
 export function thingsRoutes(store: ThingsStore, settings: ThingsSettings): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.setValidatorCompiler(strictValidator);
+    app.setValidatorCompiler(strictValidatorCompiler);
     // JSON and text/plain have Fastify's parsers (text then fails validation); every other body is refused as 400.
     app.addContentTypeParser('*', (_request, _payload, done) => {
-      done(new NotJsonError('body must be JSON (Content-Type: application/json)'), undefined);
+      done(thingsError(400, 'body must be JSON (Content-Type: application/json)'), undefined);
     });
 
     /** Counts the attempt; answers 429 and returns false when the client is over the limit. */

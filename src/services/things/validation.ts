@@ -1,36 +1,23 @@
-import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify';
 
-/**
- * Strict request validation for this service: the platform's Ajv coerces types (123 would pass as "123"),
- * but a non-string username or password must be refused, as the issue requires.
- */
-export const strictValidator: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const checker = TypeCompiler.Compile(schema);
-  return (value) => {
-    if (checker.Check(value)) return { value };
-    const first = checker.Errors(value).First();
-    return { error: new Error(describe(httpPart ?? 'request', first)) };
-  };
-};
-
-function describe(part: string, error: ValueError | undefined): string {
+/** This service's wording of a schema violation (`username must be a string`, `password is required`). */
+export function describeValidation(part: string, error: FastifySchemaValidationError | undefined): string {
   if (!error) return `${part} is not valid`;
-  const field = error.path.replace(/^\//, '').replaceAll('/', '.');
+  const params = error.params as { missingProperty?: string; limit?: number; type?: string };
+  const missing = error.keyword === 'required';
+  const path = missing ? `${error.instancePath}/${params.missingProperty}` : error.instancePath;
+  const field = path.replace(/^\//, '').replaceAll('/', '.');
   if (!field) return part === 'body' ? 'body must be a JSON object' : `${part} is not valid`;
-  if (error.value === undefined) return `${field} is required`;
-  switch (error.type) {
-    case ValueErrorType.String:
-      return `${field} must be a string`;
-    case ValueErrorType.StringMinLength:
+  if (missing) return `${field} is required`;
+  if (error.keyword === 'type' && params.type === 'string') return `${field} must be a string`;
+  switch (error.keyword) {
+    case 'minLength':
       return `${field} must not be empty`;
-    case ValueErrorType.StringMaxLength:
-      return `${field} must be at most ${error.schema.maxLength} characters`;
-    case ValueErrorType.StringPattern:
+    case 'maxLength':
+      return `${field} must be at most ${params.limit} characters`;
+    case 'pattern':
       return `${field} must not contain NUL characters`;
     default:
-      return `${field}: ${error.message.toLowerCase()}`;
+      return `${field}: ${(error.message ?? 'is not valid').toLowerCase()}`;
   }
 }
