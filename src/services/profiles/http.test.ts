@@ -82,6 +82,8 @@ describe('GraphQL over HTTP', () => {
     const accept = { accept: 'application/graphql-response+json' };
     const invalid = await post({ query: '{ nope nada }' }, accept);
     assert.deepEqual([invalid.status, invalid.type], [400, graphqlResponse]);
+    // A request error has no data entry in this media type (nothing was executed).
+    assert.deepEqual(invalid.body, { errors: [unknownField('nope', 3), unknownField('nada', 8)] });
     const syntax = await post({ query: '{' }, accept);
     assert.deepEqual([syntax.status, syntax.type], [400, graphqlResponse]);
     // An execution error (the resolver's) is still 200 with the error in the body.

@@ -220,5 +220,9 @@ async function graphqlErrorHandler(error: FastifyError, request: FastifyRequest,
       : [new GraphQLError(error.message)];
   }
   if (status === 405) reply.header('allow', (error as { allow?: string }).allow ?? 'POST');
-  return reply.code(status).send({ data: null, errors: errors.map((each) => each.toJSON()) });
+  const shown = errors.map((each) => each.toJSON());
+  // graphql-response+json: a request error has no `data` entry (nothing was executed); JSON keeps `data: null`.
+  return reply
+    .code(status)
+    .send(wantsGraphqlResponse(request) ? { errors: shown } : { data: null, errors: shown });
 }
