@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,6 +89,10 @@ async function answer(base: string, [method, url, body]: Step) {
     totalCount: response.headers.get('x-total-count'),
     link: local(response.headers.get('link')),
     location: local(response.headers.get('location')),
+    etag: response.headers.get('etag'),
+    cacheControl: response.headers.get('cache-control'),
+    pragma: response.headers.get('pragma'),
+    expires: response.headers.get('expires'),
   };
 }
 
@@ -143,6 +147,18 @@ const sameSequence: Step[] = [
   ['PATCH', '/shops/bk', { open: true }],
   ['DELETE', '/shops/dl'],
   ['GET', '/db'],
+  ['GET', '/LIST'],
+  ['GET', '/List/1'],
+  ['GET', '/LIST?_sort=item&_limit=2'],
+  ['GET', '/Shops/BK'],
+  ['GET', '/SHOPS/bk'],
+  ['GET', '/DB'],
+  ['POST', '/LIST', { item: 'tea' }],
+  ['PATCH', '/List/1', { qty: 3 }],
+  ['PUT', '/Shops/bk', { name: 'Bakery' }],
+  ['DELETE', '/LIST/50'],
+  ['GET', '/Nothing'],
+  ['GET', '/db'],
 ];
 
 test('the same request sequence gets the same statuses, bodies and headers as json-server 0.17.4', async () => {
@@ -157,6 +173,63 @@ test('the same request sequence gets the same statuses, bodies and headers as js
   );
 });
 
+/** A conditional GET over node:http: fetch adds `Cache-Control: no-cache` to it, which disables 304 in Express. */
+function conditionalGet(base: string, url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const request = httpRequest(base + url, { headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        body += chunk;
+      });
+      response.on('end', () => {
+        const { etag, pragma, expires } = response.headers;
+        const kept = { etag, pragma, expires, 'cache-control': response.headers['cache-control'] };
+        const length = response.headers['content-length'];
+        const type = response.headers['content-type'];
+        resolve({ status: response.statusCode ?? 0, headers: { ...kept, length, type }, body });
+      });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+test('ETag and If-None-Match as Express answers them: 304 with no body on a match, 200 otherwise', async () => {
+  const first = await fetch(`${backlot.url}/list/1`);
+  const tag = first.headers.get('etag') ?? '';
+  assert.match(tag, /^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+  const cases: [string, Record<string, string>][] = [
+    ['/list/1', { 'if-none-match': tag }],
+    ['/list/1', { 'if-none-match': tag.slice(2) }],
+    ['/list/1', { 'if-none-match': `W/"x", ${tag}` }],
+    ['/list/1', { 'if-none-match': '*' }],
+    ['/list/1', { 'if-none-match': 'W/"nope"' }],
+    ['/list/1', { 'if-none-match': tag, 'cache-control': 'no-cache' }],
+    ['/list/1', { 'if-none-match': tag, 'if-modified-since': 'Mon, 01 Jan 2024 00:00:00 GMT' }],
+    ['/list/98', { 'if-none-match': 'W/"2-vyGp6PvFo4RvsFtPoIWeCReyIC8"' }],
+  ];
+  for (const [url, headers] of cases) {
+    const expected = await conditionalGet(referenceUrl, url, headers);
+    const actual = await conditionalGet(backlot.url, url, headers);
+    assert.deepEqual(actual, expected, `${url} ${JSON.stringify(headers)}`);
+  }
+  const notModified = await conditionalGet(backlot.url, '/list/1', { 'if-none-match': tag });
+  assert.equal(notModified.status, 304);
+  assert.equal(notModified.body, '');
+});
+
+test('a page with nothing to link sends an empty Link header, as json-server does', async () => {
+  const counts = [];
+  for (const base of [referenceUrl, backlot.url]) {
+    const response = await fetch(`${base}/list?_page=1&_limit=100`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('link'), '', base);
+    counts.push(response.headers.get('x-total-count'));
+  }
+  assert.equal(counts[0], counts[1]);
+});
+
 test('where the issue decides otherwise: validation is 400 and a taken id 409, where json-server stored or failed', async () => {
   const deviations: [Step, number, number][] = [
     [['POST', '/list', { item: 5 }], 201, 400],
@@ -165,6 +238,7 @@ test('where the issue decides otherwise: validation is 400 and a taken id 409, w
     [['POST', '/list', { id: 1, item: 'again' }], 500, 409],
     [['POST', '/list', { id: 0, item: 'tea' }], 201, 400],
     [['GET', '/list?item_like=('], 500, 400],
+    [['POST', '/LIST', { item: 5 }], 201, 400],
   ];
   for (const [step, referenceStatus, backlotStatus] of deviations) {
     const expected = await answer(referenceUrl, step);
@@ -172,5 +246,34 @@ test('where the issue decides otherwise: validation is 400 and a taken id 409, w
     assert.equal(expected.status, referenceStatus, `json-server: ${step[1]} ${JSON.stringify(step[2])}`);
     assert.equal(actual.status, backlotStatus, `backlot: ${step[1]} ${JSON.stringify(step[2])}`);
     assert.deepEqual(Object.keys(JSON.parse(actual.body)), ['error']);
+  }
+});
+
+test('a text/plain body is 415 and a __proto__ key 400 (json-server stored an empty item and the key)', async () => {
+  const cases: [headers: Record<string, string>, body: string, referenceStatus: number, status: number, error: string][] = [
+    [{ 'content-type': 'text/plain' }, 'milk', 201, 415, 'Unsupported Media Type: text/plain; send application/json (or an urlencoded form)'],
+    [
+      { 'content-type': 'application/json' },
+      '{"item": "milk", "__proto__": {"admin": true}}',
+      201,
+      400,
+      'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused',
+    ],
+    [
+      { 'content-type': 'application/json' },
+      '{"item": "milk", "constructor": {"prototype": {"admin": true}}}',
+      201,
+      400,
+      'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused',
+    ],
+  ];
+  for (const [headers, body, referenceStatus, status, error] of cases) {
+    const expected = await fetch(`${referenceUrl}/list`, { method: 'POST', headers, body });
+    assert.equal(expected.status, referenceStatus, body);
+    await expected.text();
+    const actual = await fetch(`${backlot.url}/list`, { method: 'POST', headers, body });
+    assert.equal(actual.status, status, body);
+    assert.equal(actual.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.deepEqual(await actual.json(), { error });
   }
 });

@@ -154,7 +154,7 @@ describe('items (delay 0)', () => {
       ['', 'application/json', 400, /empty/i],
       [{ item: 'x', id: 'seven' }, undefined, 400, /id/],
       [{ item: 'x', id: 2 }, undefined, 409, /id 2 already exists/],
-      ['item=x', 'text/plain', 400, /must be object/],
+      ['item=x', 'text/plain', 415, /Unsupported Media Type: text\/plain; send application\/json/],
       ['<item>x</item>', 'application/xml', 415, /unsupported media type/i],
     ];
     for (const [payload, type, status, message] of cases) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -34,6 +35,35 @@ const notFoundText = '{}';
 
 const origin = (request: FastifyRequest) => publicOrigin(request);
 
+const noCacheHeaders = { 'cache-control': 'no-cache', pragma: 'no-cache', expires: '-1' };
+
+// The last body's tag: a client polling an unchanged resource gets the same (cached) text again.
+let lastBody = '';
+let lastTag = 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
+/** The `etag` package's weak tag, as Express sets it: byte length in hex, then 27 characters of base64 SHA-1. */
+export function weakEtag(body: string) {
+  if (body === lastBody) return lastTag;
+  const hash = createHash('sha1').update(body, 'utf8').digest('base64').slice(0, 27);
+  lastBody = body;
+  lastTag = `W/"${Buffer.byteLength(body, 'utf8').toString(16)}-${hash}"`;
+  return lastTag;
+}
+
+/** The `fresh` package's rule (Express's `req.fresh`) for a response that has an ETag and no Last-Modified. */
+function isFresh(request: FastifyRequest, tag: string) {
+  const noneMatch = request.headers['if-none-match'];
+  const modifiedSince = request.headers['if-modified-since'];
+  if (!noneMatch && !modifiedSince) return false;
+  const cacheControl = request.headers['cache-control'];
+  if (cacheControl && /(?:^|,)\s*?no-cache\s*?(?:,|$)/.test(cacheControl)) return false;
+  if (modifiedSince) return false; // no Last-Modified to compare it with
+  if (noneMatch === '*') return true;
+  return (noneMatch ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .some((token) => token === tag || `W/${token}` === tag || token === `W/${tag}`);
+}
+
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
 export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync {
   return async (fastify) => {
@@ -51,6 +81,30 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
         done(null, fields);
       },
     );
+
+    // json-server ignored other bodies (a text/plain POST stored an empty item); here they are 415, as documented.
+    app.removeContentTypeParser('text/plain');
+    app.addContentTypeParser('*', (request, _payload, done) => {
+      const type = request.headers['content-type']?.split(';')[0].trim() || 'none';
+      const message = `Unsupported Media Type: ${type}; send application/json (or an urlencoded form)`;
+      done(Object.assign(new Error(message), { statusCode: 415 }), undefined);
+    });
+
+    // Express's caching headers as json-server sent them: no-cache trio, a weak ETag of the body, 304 on a match.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('application/json'))
+        return payload;
+      reply.headers(noCacheHeaders);
+      const tag = weakEtag(payload);
+      reply.header('etag', tag);
+      const status = reply.statusCode;
+      const conditional = request.method === 'GET' || request.method === 'HEAD';
+      if (conditional && ((status >= 200 && status < 300) || status === 304) && isFresh(request, tag)) {
+        reply.code(304).removeHeader('content-type');
+        return null;
+      }
+      return payload;
+    });
 
     // The spec's delay: a timer per request, so a thousand waiting clients cost a thousand timers, not threads.
     app.addHook('onRequest', async (request) => {
@@ -176,12 +230,7 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
           },
         },
       },
-      async (_request, reply) =>
-        send(
-          reply,
-          200,
-          cached('\0db', () => store.data),
-        ),
+      async (_request, reply) => showDatabase(reply),
     );
 
     const tags = ['list'];
@@ -254,7 +303,27 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
       async (request, reply) => deleteItem('list', request.params.id, reply),
     );
 
-    registerOtherResources(app, { listItems, showItem, createItem, changeItem, deleteItem, notFound });
+    const showDatabase = (reply: FastifyReply) =>
+      send(
+        reply,
+        200,
+        cached('\0db', () => store.data),
+      );
+    const resolve = (name: string) => {
+      if (store.collection(name)) return name;
+      const lower = name.toLowerCase();
+      return store.resources().find((resource) => resource.name.toLowerCase() === lower)?.name ?? name;
+    };
+    registerOtherResources(app, {
+      listItems,
+      showItem,
+      createItem,
+      changeItem,
+      deleteItem,
+      notFound,
+      resolve,
+      showDatabase,
+    });
   };
 }
 
@@ -271,35 +340,73 @@ interface Handlers {
   ): Promise<FastifyReply>;
   deleteItem(name: string, id: string, reply: FastifyReply): Promise<FastifyReply>;
   notFound(reply: FastifyReply): FastifyReply;
+  /** The resource a path names, whatever its case. */
+  resolve(name: string): string;
+  showDatabase(reply: FastifyReply): FastifyReply;
 }
 
-/** Every other top-level array of the file gets the same routes, without the `list` item rules. */
+/** Like Fastify's own schema error: `body/item must be string`, rendered by the service's error shape. */
+function validationError(validate: ((data: unknown) => boolean) & { errors?: unknown }) {
+  const errors = (validate.errors ?? []) as { instancePath?: string; message?: string }[];
+  const message = errors.map((e) => `body${e.instancePath ?? ''} ${e.message}`).join(', ');
+  return Object.assign(new Error(message), {
+    statusCode: 400,
+    code: 'FST_ERR_VALIDATION',
+    validation: errors,
+    validationContext: 'body',
+  });
+}
+
+/**
+ * Every other top-level array of the file gets the same routes, without the `list` item rules. Express matched
+ * paths whatever their case, so `/LIST` and `/Shops/bk` land here too and find their resource by a
+ * case-insensitive name (the exact name first, else the file's first match); `/LIST` keeps the `list` rules.
+ */
 function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const hide = true;
+  const listBodies = { POST: NewListItem, PUT: ListItemReplacement, PATCH: ListItemChanges } as const;
+  const bodyOf = (request: FastifyRequest, name: string) => {
+    const schema = name === 'list' && listBodies[request.method as keyof typeof listBodies];
+    if (schema) {
+      const validate = request.compileValidationSchema(schema, 'body');
+      if (!validate(request.body)) throw validationError(validate);
+    }
+    return request.body as Item;
+  };
   app.get(
     '/:resource',
     { schema: { hide, params: ResourceParams, querystring: CollectionQuery } },
-    async (req, reply) => handlers.listItems(req.params.resource, req, reply),
+    async (req, reply) =>
+      req.params.resource.toLowerCase() === 'db'
+        ? handlers.showDatabase(reply)
+        : handlers.listItems(handlers.resolve(req.params.resource), req, reply),
   );
   app.get('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
-    handlers.showItem(req.params.resource, req.params.id, reply),
+    handlers.showItem(handlers.resolve(req.params.resource), req.params.id, reply),
   );
-  app.post('/:resource', { schema: { hide, params: ResourceParams, body: AnyObject } }, async (req, reply) =>
-    handlers.createItem(req.params.resource, req.body, req, reply),
-  );
+  app.post('/:resource', { schema: { hide, params: ResourceParams, body: AnyObject } }, async (req, reply) => {
+    const name = handlers.resolve(req.params.resource);
+    return handlers.createItem(name, bodyOf(req, name), req, reply);
+  });
   app.put(
     '/:resource/:id',
     { schema: { hide, params: ResourceIdParams, body: AnyObject } },
-    async (req, reply) => handlers.changeItem(req.params.resource, req.params.id, req.body, true, reply),
+    async (req, reply) => {
+      const name = handlers.resolve(req.params.resource);
+      return handlers.changeItem(name, req.params.id, bodyOf(req, name), true, reply);
+    },
   );
   app.patch(
     '/:resource/:id',
     { schema: { hide, params: ResourceIdParams, body: AnyObject } },
-    async (req, reply) => handlers.changeItem(req.params.resource, req.params.id, req.body, false, reply),
+    async (req, reply) => {
+      const name = handlers.resolve(req.params.resource);
+      return handlers.changeItem(name, req.params.id, bodyOf(req, name), false, reply);
+    },
   );
   app.delete('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
-    handlers.deleteItem(req.params.resource, req.params.id, reply),
+    handlers.deleteItem(handlers.resolve(req.params.resource), req.params.id, reply),
   );
   // json-server answers `{}` with 404 for anything it has no route for (nested paths, PUT on a collection...).
   app.route({

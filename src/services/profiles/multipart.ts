@@ -1,5 +1,9 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { Upload } from 'graphql-upload-minimal';
 import { parseJsonBody } from '../../platform/json-body.js';
@@ -85,10 +89,38 @@ export function drainFile(stream: Readable) {
   stream.resume();
 }
 
+/**
+ * Copies a file part to a temporary file (size already bounded by the parser's limit, which truncates) and
+ * opens a fresh stream of it for each reader, once the copy is complete.
+ */
+function spool(stream: Readable, spools: string[]) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'backlot-upload-'));
+  spools.push(dir);
+  const file = path.join(dir, 'file');
+  const written = pipeline(stream, createWriteStream(file));
+  written.catch(() => {});
+  return {
+    open(): Readable {
+      const copy = new PassThrough();
+      written.then(
+        () => pipeline(createReadStream(file), copy).catch((error) => copy.destroy(error)),
+        (error: Error) => copy.destroy(error),
+      );
+      return copy;
+    },
+  };
+}
+
+/** Removes the temporary copies of files used at several paths. */
+export function removeSpools(spools: string[]) {
+  for (const dir of spools.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export function processMultipart(
   req: NodeJS.ReadableStream & { headers: Record<string, unknown> },
   options: MultipartOptions,
   files: Readable[] = [],
+  spools: string[] = [],
 ) {
   return new Promise<unknown>((resolve, reject) => {
     let parser: Busboy;
@@ -111,6 +143,7 @@ export function processMultipart(
     let map: Map<string, PendingUpload> | undefined;
     let failed: Error | undefined;
     const openStreams = new Set<Readable>();
+    const pathCounts = new Map<string, number>();
 
     const fail = (error: Error) => {
       if (failed) return;
@@ -163,6 +196,7 @@ export function processMultipart(
         }
         map = new Map();
         for (const [fileName, paths] of entries) {
+          if (Array.isArray(paths)) pathCounts.set(fileName, paths.length);
           if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.trim() === '')) {
             fail(new MultipartError(`map: the entry '${fileName}' must be an array of paths`));
             return;
@@ -201,14 +235,20 @@ export function processMultipart(
       openStreams.add(stream);
       files.push(stream);
       stream.on('end', () => openStreams.delete(stream));
+      const info = { fieldName: name, filename, mimetype: mimeType, encoding };
+      // Described in error messages (graphql-js prints a value through its toJSON), never as its internals.
+      Object.assign(upload, { toJSON: () => `(the uploaded file '${name}')` });
+      if ((pathCounts.get(name) ?? 0) > 1) {
+        // One file at several paths: each use reads its own copy, spooled once to a temporary file.
+        const spooled = spool(stream, spools);
+        upload.resolve({ ...info, createReadStream: () => spooled.open() });
+        return;
+      }
       let taken = false;
       upload.resolve({
-        fieldName: name,
-        filename,
-        mimetype: mimeType,
-        encoding,
+        ...info,
         createReadStream() {
-          if (taken) throw new Error('the file was already read');
+          if (taken) throw new Error(`the file '${name}' was already read`);
           taken = true;
           return stream;
         },
@@ -251,9 +291,12 @@ export function acceptMultipart(app: FastifyInstance, options: MultipartOptions)
     request.graphqlUploads = [];
     done(null);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     if (!request.graphqlUploads) return;
-    request.body = await processMultipart(request.raw, options, request.graphqlUploads);
+    const spools: string[] = [];
+    // 'close' comes once the answer is sent or the connection is gone, whichever way the request ended.
+    reply.raw.once('close', () => removeSpools(spools));
+    request.body = await processMultipart(request.raw, options, request.graphqlUploads, spools);
   });
   // Files a resolver did not read (or stopped reading) are drained, and the answer waits until the client
   // finished sending: answering earlier would cut it off mid-upload.

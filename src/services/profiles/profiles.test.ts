@@ -380,6 +380,28 @@ describe('malformed requests', () => {
     assert.deepEqual(Buffer.from(await second.arrayBuffer()), pngOfSize(100));
   });
 
+  test('one file mapped to two paths (apollo-upload-client does it) gives each use the same bytes', async () => {
+    const [ada, bob] = [await newUser(), await newUser('Bob', 'bob@example.com')];
+    const query = `mutation ($a: ProfileImage!, $b: ProfileImage!) {
+      one: uploadProfileImage(input: $a)
+      two: uploadProfileImage(input: $b)
+    }`;
+    const variables = { a: { userId: ada.id, file: null }, b: { userId: bob.id, file: null } };
+    const file = pngOfSize(300_000);
+    const { status, body } = await upload([
+      { name: 'operations', value: JSON.stringify({ query, variables }) },
+      { name: 'map', value: JSON.stringify({ 0: ['variables.a.file', 'variables.b.file'] }) },
+      { name: '0', value: file, filename: 'shared.png', contentType: 'image/png' },
+    ]);
+    assert.equal(status, 200);
+    assert.deepEqual(body, { data: { one: true, two: true } });
+    for (const user of [ada, bob]) {
+      const stored = await fetch(objectUrl(`${user.id}-shared.png`));
+      assert.equal(stored.status, 200);
+      assert.deepEqual(Buffer.from(await stored.arrayBuffer()), file);
+    }
+  });
+
   test('an unknown route is a 404 in the GraphQL error shape', async () => {
     const response = await fetch(`${service.url}/nowhere`);
     assert.equal(response.status, 404);
@@ -434,6 +456,42 @@ describe('size limit', () => {
     if (!usingS3)
       assert.deepEqual(
         readdirSync(path.join(small.dataDir, 'objects')).filter((f) => f.includes(result.id)),
+        [],
+      );
+  });
+
+  test('a file mapped to two paths and over the limit is 413, and not stored', async () => {
+    const { rows } = await small.db.query<{ id: string }>(
+      `INSERT INTO profiles.users (id, full_name, email, img_uri, date_created)
+       VALUES (gen_random_uuid(), 'S', 's@example.com', 'p', '01-01-2026') RETURNING id`,
+    );
+    const id = rows[0]?.id as string;
+    const query = `mutation ($a: ProfileImage!, $b: ProfileImage!) {
+      one: uploadProfileImage(input: $a)
+      two: uploadProfileImage(input: $b)
+    }`;
+    const variables = { a: { userId: id, file: null }, b: { userId: id, file: null } };
+    const { body, contentType } = multipart([
+      { name: 'operations', value: JSON.stringify({ query, variables }) },
+      { name: 'map', value: JSON.stringify({ 0: ['variables.a.file', 'variables.b.file'] }) },
+      { name: '0', value: pngOfSize(5001), filename: 'big.png', contentType: 'image/png' },
+    ]);
+    const response = await fetch(`${small.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    });
+    assert.equal(response.status, 413);
+    const answer = (await response.json()) as Json;
+    assert.equal(answer.data, null);
+    // The first use fails; a failed non-null mutation field stops the ones after it.
+    assert.deepEqual(
+      answer.errors.map((error: { message: string }) => error.message),
+      ['error uploading file: the file is larger than 5000 bytes'],
+    );
+    if (!usingS3)
+      assert.deepEqual(
+        readdirSync(path.join(small.dataDir, 'objects')).filter((f) => f.includes(id)),
         [],
       );
   });

@@ -79,7 +79,7 @@ export function createResolvers(deps: {
         const fileName = safeFileName(file.filename);
         if (fileName === '') {
           throw new Error(
-            'error uploading file: the file name is empty once directories and control characters are removed',
+            'error uploading file: the file name is empty (the part\'s filename is "" or only directories and control characters); send the file with its name, e.g. avatar.png',
           );
         }
         const key = `${userId}-${fileName}`;

@@ -28,10 +28,42 @@ export function profilesRoutes(deps: {
   const graphql: FastifyPluginAsync = async (app) => {
     // Both checks hang on Mercurius's `/query` routes themselves (however the client spelled the path).
     app.addHook('onRoute', (route) => {
-      if (route.url !== '/query') return;
+      if (route.url !== '/query' || (route.config as { refused?: boolean } | undefined)?.refused) return;
       route.onRequest = [...hookList(route.onRequest), refuseOversizedUpload];
+      route.preValidation = [...hookList(route.preValidation), dropNullExtensions];
       route.preHandler = [...hookList(route.preHandler), checkOperations];
+      route.onSend = [...hookList(route.onSend), labelResponse];
     });
+
+    // Only JSON and multipart bodies; `text/plain` (which Fastify parses by default) is 415 like any other type.
+    app.removeContentTypeParser('text/plain');
+    app.addContentTypeParser('*', (request, _payload, done) => {
+      const type = request.headers['content-type']?.split(';')[0].trim() || 'none';
+      const message = `Unsupported Media Type: ${type}; send application/json or multipart/form-data`;
+      done(Object.assign(new Error(message), { statusCode: 415 }), undefined);
+    });
+
+    // graphql-http: `"extensions": null` means no extensions (Mercurius' body schema wants an object).
+    const dropNullExtensions = async (request: FastifyRequest) => {
+      for (const operation of Array.isArray(request.body) ? request.body : [request.body]) {
+        if (
+          operation &&
+          typeof operation === 'object' &&
+          (operation as Record<string, unknown>).extensions === null
+        )
+          delete (operation as Record<string, unknown>).extensions;
+      }
+    };
+
+    // Answers in the media type the client asked for (GraphQL over HTTP): graphql-response+json or json.
+    const labelResponse = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (
+        wantsGraphqlResponse(request) &&
+        String(reply.getHeader('content-type')).startsWith('application/json')
+      )
+        reply.header('content-type', `${graphqlResponseType}; charset=utf-8`);
+      return payload;
+    };
 
     // A body that announces more than the limit allows is refused before a byte of it is read or stored.
     const refuseOversizedUpload = async (request: FastifyRequest) => {
@@ -98,6 +130,19 @@ export function profilesRoutes(deps: {
       context: (request: FastifyRequest): ResolverContext => ({ baseUrl: publicOrigin(request) }),
       errorHandler: graphqlErrorHandler,
     });
+    // Other methods on the endpoint are 405, with the methods it does take.
+    app.route({
+      config: { refused: true },
+      method: ['PUT', 'PATCH', 'DELETE'],
+      url: '/query',
+      handler: async (request, reply) => {
+        reply.header('allow', 'GET, POST');
+        throw Object.assign(new Error(`${request.method} is not allowed on /query: use GET or POST`), {
+          statusCode: 405,
+          allow: 'GET, POST',
+        });
+      },
+    });
   };
 
   return async (app) => {
@@ -132,20 +177,52 @@ function isJson(text: string) {
   }
 }
 
+const graphqlResponseType = 'application/graphql-response+json';
+
 /**
- * Errors outside GraphQL execution (bad JSON, malformed multipart, oversized bodies) keep their 4xx status in
- * GraphQL's error shape; anything else is a 500 that names no internals.
+ * Whether the client asked for `application/graphql-response+json` over `application/json`: listed with a
+ * higher quality, or the same quality and earlier. A request that names neither gets `application/json`.
+ */
+export function wantsGraphqlResponse(request: FastifyRequest) {
+  const accept = request.headers.accept;
+  if (!accept) return false;
+  let best: { type: string; q: number } | undefined;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== graphqlResponseType && type !== 'application/json') continue;
+    const qParam = params.find((param) => param.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!(q > 0)) continue;
+    if (!best || q > best.q) best = { type, q };
+  }
+  return best?.type === graphqlResponseType;
+}
+
+/**
+ * Errors outside GraphQL execution (bad JSON, malformed multipart, oversized bodies, validation) keep their 4xx
+ * status in GraphQL's error shape, however many errors there are; anything else is a 500 that names no internals.
  */
 async function graphqlErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode ?? 500;
-  let shown: Error = error;
+  let status = error.statusCode ?? 500;
+  let errors: GraphQLError[];
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    shown = Object.assign(new Error(`Internal server error (request id ${request.id})`), { statusCode: 500 });
+    status = 500;
+    errors = [new GraphQLError(`Internal server error (request id ${request.id})`)];
+  } else {
+    request.log.info({ err: error }, error.message);
+    // Mercurius' validation error carries the graphql-js errors (with their locations) in `errors`.
+    const inner = (error as { errors?: unknown }).errors;
+    errors = Array.isArray(inner)
+      ? inner.map((each) =>
+          each instanceof GraphQLError ? each : new GraphQLError(String((each as Error)?.message ?? each)),
+        )
+      : [new GraphQLError(error.message)];
   }
-  const { statusCode, response } = mercurius.defaultErrorFormatter(
-    { errors: [new GraphQLError(shown.message, { originalError: shown })] } as never,
-    { reply, app: request.server } as never,
-  );
-  return reply.code(statusCode).send(response);
+  if (status === 405) reply.header('allow', (error as { allow?: string }).allow ?? 'POST');
+  const shown = errors.map((each) => each.toJSON());
+  // graphql-response+json: a request error has no `data` entry (nothing was executed); JSON keeps `data: null`.
+  return reply
+    .code(status)
+    .send(wantsGraphqlResponse(request) ? { errors: shown } : { data: null, errors: shown });
 }
