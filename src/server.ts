@@ -142,25 +142,25 @@ async function startService(
 const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.app.close()));
 
 /**
- * Opens the database once while the chosen services' modules load, then migrates, builds and starts every planned
+ * Opens the database once while the chosen services' modules load, and migrates, builds and starts every planned
  * service on its own port, all at once: they share nothing but the database (where migrations take turns through
- * an advisory lock). If any fails, the others are closed again and the first failure is thrown.
+ * an advisory lock), and services without SQL state do not wait for it. If any fails, the others are closed again
+ * and the first failure (in banner order) is thrown.
  */
 export async function startBacklot(plans: ServicePlan[], global: GlobalSettings, logger: FastifyBaseLogger) {
   const needsDatabase = plans.some((plan) => plan.entry.schema);
-  const [opened, loaded] = await Promise.allSettled([
-    needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase),
-    Promise.all(plans.map((plan) => plan.entry.load())),
-  ]);
-  if (opened.status === 'rejected') throw opened.reason;
-  const db = opened.value;
-  if (loaded.status === 'rejected') {
-    await db.close();
-    throw loaded.reason;
-  }
+  const opening = needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase);
+  // A failure to open is reported through the services that need the database (they may still be loading).
+  opening.catch(() => {});
   const results = await Promise.allSettled(
-    plans.map((plan, i) => startService(plan, loaded.value[i] as ServiceDefinition<any>, db, global, logger)),
+    plans.map(async (plan) => {
+      const definition = await plan.entry.load();
+      const db = definition.schema ? await opening : noDatabase;
+      return startService(plan, definition, db, global, logger);
+    }),
   );
+  const [opened] = await Promise.allSettled([opening]);
+  const db = opened.status === 'fulfilled' ? opened.value : noDatabase;
   const services = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) {

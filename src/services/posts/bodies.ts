@@ -10,7 +10,7 @@ export const cacheControl = 'max-age=43200';
 /** Below this size compression saves less than the header costs. */
 const compressFrom = 1024;
 
-/** One response body in every encoding a client may ask for, with its validator. */
+/** One response body with its validator, and the compressed forms made of it so far. */
 export interface Body {
   type: string;
   identity: Buffer;
@@ -35,34 +35,58 @@ const brotliOptions = (size: number, quality: number) => ({
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** Built once at startup: the best compression is worth it because it is paid only once. */
-export function precompute(text: string | Buffer, type = jsonType): Body {
+/** A body and its validator; compressed forms are made when first asked for (`encodeNow`, `encode`). */
+export function bodyOf(text: string | Buffer, type = jsonType): Body {
   const identity = Buffer.isBuffer(text) ? text : Buffer.from(text);
-  const body: Body = { type, identity, etag: etagOf(identity) };
-  if (identity.length >= compressFrom) {
-    body.gzip = gzipSync(identity, { level: 9 });
-    body.br = brotliCompressSync(identity, brotliOptions(identity.length, 9));
-  }
-  return body;
+  return { type, identity, etag: etagOf(identity) };
+}
+
+/** Whether clients get this body compressed when they accept it. */
+export const compressible = (body: Body) => body.identity.length >= compressFrom;
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Up to this size a body is compressed on the spot at the best level: about a millisecond, paid once. */
+const compressNowUpTo = 64 * 1024;
+
+/**
+ * `body` in `encoding` if it is ready or small enough to compress right away (kept on the body); undefined for a
+ * large body not compressed yet, which `encode` compresses off the event loop.
+ */
+export function encodeNow(body: Body, encoding: Encoding): Buffer | undefined {
+  if (encoding === 'identity') return body.identity;
+  const done = body[encoding];
+  if (done || body.identity.length > compressNowUpTo) return done;
+  const { identity } = body;
+  body[encoding] =
+    encoding === 'br'
+      ? brotliCompressSync(identity, brotliOptions(identity.length, 9))
+      : gzipSync(identity, { level: 9 });
+  return body[encoding];
 }
 
 /**
- * The same as `precompute`, compressing on the thread pool so requests keep flowing meanwhile.
- * For the per-origin photo bodies (about 1 MB each): brotli 6 is 3-4x faster than 9 for 3% more bytes.
+ * `body` in `encoding`, made once and kept on the body. Large bodies (the photo lists, `/db`) are compressed on
+ * the thread pool at level 6, so requests keep flowing meanwhile: brotli 6 is 3-4x faster than 9 for 3% more bytes.
  */
-export async function precomputeAsync(text: string, type = jsonType): Promise<Body> {
-  const identity = Buffer.from(text);
-  const body: Body = { type, identity, etag: etagOf(identity) };
-  if (identity.length >= compressFrom) {
-    [body.gzip, body.br] = await Promise.all([
-      gzipAsync(identity, { level: 6 }),
-      brotliAsync(identity, brotliOptions(identity.length, 6)),
-    ]);
-  }
-  return body;
+export async function encode(body: Body, encoding: Encoding): Promise<Buffer> {
+  const now = encodeNow(body, encoding);
+  if (now) return now;
+  const { identity } = body;
+  const made =
+    encoding === 'br'
+      ? await brotliAsync(identity, brotliOptions(identity.length, 6))
+      : await gzipAsync(identity, { level: 6 });
+  body[encoding as 'br' | 'gzip'] ??= made;
+  return body[encoding as 'br' | 'gzip'] as Buffer;
 }
 
-export type Encoding = 'br' | 'gzip' | 'identity';
+/** A small body (an image) with its compressed forms made now. */
+export function precompute(data: Buffer, type: string): Body {
+  const body = bodyOf(data, type);
+  if (compressible(body)) for (const encoding of ['gzip', 'br'] as const) encodeNow(body, encoding);
+  return body;
+}
 
 /** Picks br, then gzip, from Accept-Encoding (a `q=0` refuses a coding). */
 export function negotiate(header: string | undefined): Encoding {
@@ -87,19 +111,21 @@ function matches(ifNoneMatch: string | undefined, etag: string) {
     .some((candidate) => candidate.trim() === '*' || candidate.trim().replace(/^W\//, '') === bare);
 }
 
+/** The encoding `body` is sent in to a client that sent `requestHeaders`. */
+export const encodingFor = (body: Body, requestHeaders: IncomingHttpHeaders): Encoding =>
+  compressible(body) ? negotiate(requestHeaders['accept-encoding']) : 'identity';
+
 /**
- * Adds to `headers` what a cacheable GET of `body` answers with (appending to its Vary) and returns the payload
- * in the best encoding the client accepts. Conditional requests are sendBody's business.
+ * Adds to `headers` what a cacheable GET of `body` in `encoding` answers with (appending to its Vary).
+ * Conditional requests are sendBody's business.
  */
-export function answer(body: Body, requestHeaders: IncomingHttpHeaders, headers: OutgoingHttpHeaders) {
+export function answerHeaders(body: Body, encoding: Encoding, headers: OutgoingHttpHeaders) {
   headers['cache-control'] = cacheControl;
   headers.etag = body.etag;
-  if (body.gzip) headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (compressible(body))
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   headers['content-type'] = body.type;
-  const encoding = body.gzip ? negotiate(requestHeaders['accept-encoding']) : 'identity';
-  if (encoding === 'identity') return body.identity;
-  headers['content-encoding'] = encoding;
-  return (encoding === 'br' ? body.br : body.gzip) as Buffer;
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
 }
 
 function addVary(reply: FastifyReply, value: string) {
@@ -107,18 +133,28 @@ function addVary(reply: FastifyReply, value: string) {
   reply.header('vary', current ? `${current}, ${value}` : value);
 }
 
-/** Sends a cacheable GET body: 304 when the client has it, otherwise the smallest encoding it accepts. */
-export function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
+/**
+ * Sends a cacheable GET body: 304 when the client has it, otherwise the smallest encoding it accepts, made by
+ * `encoder` (the posts cache's, which counts what it keeps).
+ */
+export async function sendBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Body,
+  encoder: (body: Body, encoding: Encoding) => Promise<Buffer> = encode,
+) {
   if (matches(request.headers['if-none-match'], body.etag)) {
     reply.header('cache-control', cacheControl).header('etag', body.etag);
-    if (body.gzip) addVary(reply, 'Accept-Encoding');
+    if (compressible(body)) addVary(reply, 'Accept-Encoding');
     return reply.code(304).send();
   }
-  const headers: Record<string, string> = {};
+  const headers: OutgoingHttpHeaders = {};
   const vary = reply.getHeader('vary');
   if (typeof vary === 'string') headers.vary = vary;
-  const payload = answer(body, request.headers, headers);
-  return reply.headers(headers).send(payload);
+  const encoding = encodingFor(body, request.headers);
+  const payload = await encoder(body, encoding);
+  answerHeaders(body, encoding, headers);
+  return reply.headers(headers as Record<string, string>).send(payload);
 }
 
 /** A body computed for one request (a query): compressed quickly, off the event loop. */

@@ -1,7 +1,8 @@
-import { type Body, precompute, precomputeAsync, toJson } from './bodies.js';
+import { type Body, bodyOf, type Encoding, encode, encodeNow, toJson } from './bodies.js';
 import { buildDataset, type Dataset, photosAt, type ResourceName, resourceNames } from './dataset.js';
 import { homePage } from './home.js';
 import { type Indexed, indexDataset } from './query.js';
+import { defaultCacheMiB } from './settings.js';
 
 /** Nested lists: `/{parent}/{id}/{child}` lists the children whose `<parent>Id` is id. */
 export const nestedRoutes: { parent: ResourceName; child: ResourceName; foreignKey: string }[] = [
@@ -12,125 +13,168 @@ export const nestedRoutes: { parent: ResourceName; child: ResourceName; foreignK
   { parent: 'albums', child: 'photos', foreignKey: 'albumId' },
 ];
 
-/** How many client origins keep their own photo bodies in memory (each costs about 3 MB). */
+/** How many client origins keep their own indexed copy of the photos (each costs about 2 MB). */
 const originCacheSize = 8;
 
-function addResource(bodies: Map<string, Body>, data: Dataset, name: ResourceName) {
-  const items = data[name];
-  bodies.set(`/${name}`, precompute(toJson(items)));
-  for (const item of items) bodies.set(`/${name}/${item.id}`, precompute(toJson(item)));
+/** What an entry costs besides its buffers (key, object, map slot): a rough figure, so tiny bodies count too. */
+const entryOverhead = 200;
+
+const isResource = (name: string | undefined): name is ResourceName =>
+  (resourceNames as string[]).includes(name ?? '');
+
+/** Whether the fixed answer at `path` names the origin (photo URLs are absolute). */
+const namesOrigin = (path: string) => path === '/db' || path.startsWith('/photos') || /\/photos$/.test(path);
+
+/**
+ * The JSON of the fixed answer at `path` (a resource, an item, a nested list, `/db`), or undefined when the path
+ * has none: an unknown id, a trailing slash, anything else the routes answer themselves.
+ */
+function fixedJson(db: Indexed, path: string): string | undefined {
+  if (path === '/db') return toJson(db.data);
+  const [empty, name, id, child, ...rest] = path.split('/');
+  if (empty !== '' || rest.length > 0 || !isResource(name)) return undefined;
+  if (id === undefined) return toJson(db.data[name]);
+  const item = db.byId[name].get(id);
+  if (!item) return undefined;
+  if (child === undefined) return toJson(item);
+  const route = nestedRoutes.find((r) => r.parent === name && r.child === child);
+  if (!route) return undefined;
+  const children = db.data[route.child] as unknown as Record<string, unknown>[];
+  return toJson(children.filter((c) => c[route.foreignKey] === item.id));
 }
 
-function addNested(bodies: Map<string, Body>, data: Dataset, route: (typeof nestedRoutes)[number]) {
-  const groups = new Map<number, unknown[]>();
-  for (const child of data[route.child] as unknown as Record<string, number>[]) {
-    const key = child[route.foreignKey] as number;
-    const group = groups.get(key);
-    if (group) group.push(child);
-    else groups.set(key, [child]);
+/**
+ * Answers kept by recency within a byte budget: identity, gzip and brotli forms all count, each compressed form
+ * only once some client asked for it. The least recently used answers go first when the budget is exceeded; an
+ * answer larger than the whole budget is served but not kept.
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, Body>();
+  private used = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Bytes held now. */
+  get bytes() {
+    return this.used;
   }
-  for (const parent of data[route.parent]) {
-    bodies.set(
-      `/${route.parent}/${parent.id}/${route.child}`,
-      precompute(toJson(groups.get(parent.id) ?? [])),
-    );
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get(key: string): Body | undefined {
+    const body = this.entries.get(key);
+    if (body) {
+      this.entries.delete(key);
+      this.entries.set(key, body);
+    }
+    return body;
+  }
+
+  add(key: string, body: Body) {
+    this.entries.set(key, body);
+    this.grew(key, body, body.identity.length + entryOverhead);
+  }
+
+  /** `body` (kept under `key`, unless evicted meanwhile) now holds `bytes` more. */
+  grew(key: string, body: Body, bytes: number) {
+    if (this.entries.get(key) !== body) return;
+    this.used += bytes;
+    for (const [oldest, held] of this.entries) {
+      if (this.used <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.used -= sizeOf(held);
+    }
   }
 }
 
-let built: Catalog | undefined;
+const sizeOf = (body: Body) =>
+  body.identity.length + (body.gzip?.length ?? 0) + (body.br?.length ?? 0) + entryOverhead;
 
-/** The answers to every GET without a query, and the indexed data queries run on. */
+let dataset: Dataset | undefined;
+/** The dataset, built once per process: it never changes. */
+const sharedDataset = () => {
+  dataset ??= buildDataset();
+  return dataset;
+};
+
+/**
+ * The answers to every GET without a query, made on first request and kept in an `AnswerCache`, and the indexed
+ * data that queries run on.
+ */
 export class Catalog {
-  /** One per process: the data never changes, so every instance of the service (and every test) shares it. */
-  static instance(): Catalog {
-    built ??= new Catalog();
-    return built;
-  }
-
-  readonly base: Dataset = buildDataset();
-  /** Bodies that do not name the origin (everything but photos). */
-  readonly shared = new Map<string, Body>();
+  readonly base: Dataset = sharedDataset();
+  readonly cache: AnswerCache;
   private readonly indexes = new Map<string, Indexed>();
-  private readonly originBodies = new Map<string, Map<string, Body>>();
-  private readonly building = new Map<string, Promise<void>>();
-  /** The service's own origin(s): never evicted by a stream of other Host names. */
-  private readonly pinned = new Set<string>();
+  private readonly baseIndex = indexDataset(this.base);
+  private readonly compressing = new Map<string, Promise<Buffer>>();
 
-  constructor() {
-    for (const name of resourceNames) if (name !== 'photos') addResource(this.shared, this.base, name);
-    for (const route of nestedRoutes) if (route.child !== 'photos') addNested(this.shared, this.base, route);
-    this.shared.set('/', precompute(homePage(this.base), 'text/html; charset=utf-8'));
+  constructor(cacheBytes = defaultCacheMiB * 2 ** 20) {
+    this.cache = new AnswerCache(cacheBytes);
   }
 
   /** The dataset as seen from `origin`: photo URLs point at it. Cheap (one copy of the photo array). */
   data(origin: string): Indexed {
     let indexed = this.indexes.get(origin);
-    if (!indexed) {
-      indexed = indexDataset({ ...this.base, photos: photosAt(this.base.photos, origin) });
-      remember(this.indexes, origin, indexed, this.pinned);
-    }
+    if (indexed) return indexed;
+    indexed = indexDataset({ ...this.base, photos: photosAt(this.base.photos, origin) });
+    // Host headers are client input: only the most recent few origins keep their copy.
+    if (this.indexes.size >= originCacheSize) this.indexes.delete(this.indexes.keys().next().value as string);
+    this.indexes.set(origin, indexed);
     return indexed;
   }
 
   /**
-   * Precomputed bodies that contain photo URLs (`/photos...`, `/albums/{id}/photos`, `/db`) for `origin`.
-   * The first request from a new origin waits for them (well under a second) rather than compressing
-   * the megabyte-sized lists once per concurrent request.
+   * The fixed answer to a query-less GET of `path` as seen from `origin` (which only photo answers and `/db`
+   * depend on), or undefined when the routes must compute it.
    */
-  async photoBodies(origin: string): Promise<Map<string, Body>> {
-    const ready = this.originBodies.get(origin);
-    if (ready) return ready;
-    await this.warm(origin);
-    return this.originBodies.get(origin) ?? buildPhotoBodies(this.data(origin).data);
+  answer(path: string, origin: string): Body | undefined {
+    const key = this.keyOf(path, origin);
+    const kept = this.cache.get(key);
+    if (kept) return kept;
+    const text =
+      path === '/'
+        ? homePage(this.base)
+        : fixedJson(namesOrigin(path) ? this.data(origin) : this.baseIndex, path);
+    if (text === undefined) return undefined;
+    const body = bodyOf(text, path === '/' ? 'text/html; charset=utf-8' : undefined);
+    this.cache.add(key, body);
+    return body;
   }
 
-  /** Builds the photo bodies for `origin` once; startup awaits this (pinned) for the service's own URL. */
-  warm(origin: string, pin = false): Promise<void> {
-    if (pin) this.pinned.add(origin);
-    let pending = this.building.get(origin);
+  /** The fixed answer at `path` when it is the same for every origin (what the fast path may serve). */
+  shared(path: string): Body | undefined {
+    return namesOrigin(path) ? undefined : this.answer(path, '');
+  }
+
+  /** `body` (the answer at `key`) in `encoding` when ready now; see `encodeNow`. */
+  encodedNow(key: string, body: Body, encoding: Encoding): Buffer | undefined {
+    const before = encoding === 'identity' ? body.identity : body[encoding];
+    const payload = encodeNow(body, encoding);
+    if (payload && !before) this.cache.grew(key, body, payload.length);
+    return payload;
+  }
+
+  /** `body` (the answer at `key`) in `encoding`, compressed once however many requests ask for it meanwhile. */
+  encoded(key: string, body: Body, encoding: Encoding): Promise<Buffer> {
+    const now = this.encodedNow(key, body, encoding);
+    if (now) return Promise.resolve(now);
+    const job = `${encoding} ${key}`;
+    let pending = this.compressing.get(job);
     if (!pending) {
-      pending = buildPhotoBodies(this.data(origin).data).then(
-        (bodies) => {
-          remember(this.originBodies, origin, bodies, this.pinned);
-          this.building.delete(origin);
-        },
-        (error) => {
-          this.building.delete(origin);
-          throw error;
-        },
-      );
-      this.building.set(origin, pending);
+      pending = encode(body, encoding).then((payload) => {
+        this.cache.grew(key, body, payload.length);
+        return payload;
+      });
+      pending.finally(() => this.compressing.delete(job)).catch(() => {});
+      this.compressing.set(job, pending);
     }
     return pending;
   }
-}
 
-async function buildPhotoBodies(data: Dataset) {
-  const bodies = new Map<string, Body>();
-  const photosRoute = nestedRoutes.find((route) => route.child === 'photos') as (typeof nestedRoutes)[number];
-  const pending = new Map<string, Promise<Body>>();
-  for (const photo of data.photos) bodies.set(`/photos/${photo.id}`, precompute(toJson(photo)));
-  const byAlbum = new Map<number, unknown[]>();
-  for (const photo of data.photos) {
-    const group = byAlbum.get(photo.albumId);
-    if (group) group.push(photo);
-    else byAlbum.set(photo.albumId, [photo]);
+  /** The cache key of the answer at `path` from `origin`, for `encoded`. */
+  keyOf(path: string, origin: string) {
+    return namesOrigin(path) ? origin + path : path;
   }
-  for (const album of data.albums) {
-    pending.set(
-      `/${photosRoute.parent}/${album.id}/photos`,
-      precomputeAsync(toJson(byAlbum.get(album.id) ?? [])),
-    );
-  }
-  pending.set('/photos', precomputeAsync(toJson(data.photos)));
-  pending.set('/db', precomputeAsync(toJson(data)));
-  for (const [path, body] of pending) bodies.set(path, await body);
-  return bodies;
-}
-
-/** Keeps at most `originCacheSize` unpinned entries, dropping the oldest: Host headers are client input. */
-function remember<T>(cache: Map<string, T>, key: string, value: T, pinned: Set<string>) {
-  const evictable = [...cache.keys()].filter((entry) => !pinned.has(entry));
-  if (evictable.length >= originCacheSize) cache.delete(evictable[0] as string);
-  cache.set(key, value);
 }

@@ -11,10 +11,8 @@ export const posts = defineService({
   // Every error of this API, unknown routes included, is an empty JSON object (json-server's answer).
   errorBody: () => ({}),
   start: async (ctx) => {
-    const catalog = Catalog.instance();
+    const catalog = new Catalog(ctx.settings.cacheBytes);
     const fallbackOrigin = ctx.settings.publicUrl ?? new URL(ctx.publicUrl).origin;
-    // The service's own URL gets its photo bodies before the first request; other Host names on first use.
-    await catalog.warm(fallbackOrigin, true);
     return {
       routes: postsRoutes({ catalog, publicUrl: ctx.settings.publicUrl, fallbackOrigin }),
       fastPath: postsFastPath(catalog),

@@ -5,7 +5,16 @@ import type { FastPath } from '../../platform/fast-path.js';
 import { htmlSecurityHeaders } from '../../platform/http.js';
 import { parseJsonOr } from '../../platform/json-body.js';
 import { publicOrigin } from '../../platform/request.js';
-import { answer, type Body, jsonType, precompute, sendBody, sendComputed, toJson } from './bodies.js';
+import {
+  answerHeaders,
+  type Body,
+  encodingFor,
+  jsonType,
+  precompute,
+  sendBody,
+  sendComputed,
+  toJson,
+} from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
 import { solidPng } from './images.js';
@@ -46,13 +55,19 @@ function parseJsonLeniently(text: string): unknown {
 /**
  * The fixed JSON answers (a resource, an item, a nested list; no query, no photos) written straight to the
  * socket: the same bytes and headers as the routes below send for them, without Fastify's per-request work.
- * Conditional requests (If-None-Match) are left to the routes.
+ * Conditional requests (If-None-Match) are left to the routes, and so is a large answer in an encoding not
+ * compressed yet: the route compresses it off the event loop, and the fast path serves it from then on.
  */
 export function postsFastPath(catalog: Catalog): FastPath {
   return (req, res, headers) => {
-    const body = req.url === undefined ? undefined : catalog.shared.get(req.url);
-    if (!body || body.type !== jsonType || req.headers['if-none-match'] !== undefined) return false;
-    const payload = answer(body, req.headers, headers);
+    const url = req.url;
+    if (url === undefined || req.headers['if-none-match'] !== undefined) return false;
+    const body = catalog.shared(url);
+    if (!body || body.type !== jsonType) return false;
+    const encoding = encodingFor(body, req.headers);
+    const payload = catalog.encodedNow(url, body, encoding);
+    if (!payload) return false;
+    answerHeaders(body, encoding, headers);
     headers['content-length'] = payload.length;
     res.writeHead(200, headers);
     res.end(payload);
@@ -66,11 +81,14 @@ export function postsRoutes(options: RouteOptions) {
 
   const originOf = (request: FastifyRequest) => fixed ?? publicOrigin(request, options.fallbackOrigin);
 
-  /** The precomputed answer for a query-less GET, if there is one. */
-  const stored = async (request: FastifyRequest, photos: boolean): Promise<Body | undefined> => {
-    if (request.url.includes('?')) return undefined;
-    if (!photos) return catalog.shared.get(request.url);
-    return (await catalog.photoBodies(originOf(request))).get(request.url);
+  /** Sends the fixed answer at `path`, if it has one; undefined when the route must compute it. */
+  const sendFixed = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+    if (path.includes('?')) return undefined;
+    const origin = originOf(request);
+    const body = catalog.answer(path, origin);
+    if (!body) return undefined;
+    const key = catalog.keyOf(path, origin);
+    return sendBody(request, reply, body, (b, encoding) => catalog.encoded(key, b, encoding));
   };
 
   const images = new Map<string, Body>();
@@ -87,7 +105,7 @@ export function postsRoutes(options: RouteOptions) {
     for (const schema of Object.values(schemas.itemSchemas)) app.addSchema(schema);
 
     app.get('/', { schema: { hide: true } }, async (request, reply) =>
-      sendBody(request, reply.headers(htmlSecurityHeaders), catalog.shared.get('/') as Body),
+      sendFixed(request, reply.headers(htmlSecurityHeaders), '/'),
     );
 
     app.get(
@@ -100,8 +118,8 @@ export function postsRoutes(options: RouteOptions) {
         },
       },
       async (request, reply) => {
-        const bodies = await catalog.photoBodies(originOf(request));
-        return sendBody(request, reply, bodies.get('/db') as Body);
+        await sendFixed(request, reply, '/db');
+        return reply;
       },
     );
 
@@ -139,7 +157,6 @@ export function postsRoutes(options: RouteOptions) {
     function registerResource(name: ResourceName) {
       const item = Type.Ref(schemas.itemSchemas[name]);
       const tags = [name];
-      const photos = name === 'photos';
       const dataFor = (request: FastifyRequest) => catalog.data(originOf(request));
 
       app.get(
@@ -152,11 +169,8 @@ export function postsRoutes(options: RouteOptions) {
             response: { 200: Type.Array(item) },
           },
         },
-        async (request, reply) => {
-          const body = await stored(request, photos);
-          if (body) return sendBody(request, reply, body);
-          return sendList(request, reply, name, request.query as Query);
-        },
+        async (request, reply) =>
+          sendFixed(request, reply, request.url) ?? sendList(request, reply, name, request.query as Query),
       );
 
       app.get(
@@ -171,8 +185,8 @@ export function postsRoutes(options: RouteOptions) {
           },
         },
         async (request, reply) => {
-          const body = await stored(request, photos);
-          if (body) return sendBody(request, reply, body);
+          const fixed = sendFixed(request, reply, request.url);
+          if (fixed) return fixed;
           const db = dataFor(request);
           const found = db.byId[name].get(request.params.id);
           if (!found) return notFound(reply);
@@ -244,7 +258,6 @@ export function postsRoutes(options: RouteOptions) {
     }
 
     function registerNested(parentName: ResourceName, child: ResourceName, foreignKey: string) {
-      const photos = child === 'photos';
       app.get(
         `/${parentName}/:id/${child}`,
         {
@@ -257,8 +270,8 @@ export function postsRoutes(options: RouteOptions) {
           },
         },
         async (request, reply) => {
-          const body = await stored(request, photos);
-          if (body) return sendBody(request, reply, body);
+          const fixed = sendFixed(request, reply, request.url);
+          if (fixed) return fixed;
           const query = { ...(request.query as Query), [foreignKey]: request.params.id };
           return sendList(request, reply, child, query);
         },

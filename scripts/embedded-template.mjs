@@ -1,0 +1,23 @@
+// Runs PGlite's initdb once, at build time, into dist/embedded-template: a first start on the embedded database
+// then copies this cluster (src/platform/database.ts) instead of spending seconds in initdb compiled to WASM.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+const target = path.join('dist', 'embedded-template');
+const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+const version = JSON.parse(
+  readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+).version;
+const stamp = path.join(target, 'pglite-version');
+
+if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) process.exit(0);
+const partial = `${target}.partial`;
+rmSync(partial, { recursive: true, force: true });
+mkdirSync(partial, { recursive: true });
+const db = await PGlite.create(path.join(partial, 'data'));
+await db.close();
+writeFileSync(path.join(partial, 'pglite-version'), `${version}\n`);
+rmSync(target, { recursive: true, force: true });
+renameSync(partial, target);
