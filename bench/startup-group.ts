@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { openPostgres } from '../src/platform/database.js';
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
-import { type BenchContext, launch } from './lib/context.js';
+import { type BenchContext, freshDatabase, launch } from './lib/context.js';
 import { median } from './lib/load.js';
 import { backlotCommand, jsonServerCli, startBacklot, startJsonServer } from './lib/targets.js';
 
@@ -28,15 +27,6 @@ function timeCommand(command: string[]) {
 
 const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 const figures = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
-
-/** A database of its own on the benchmark's PostgreSQL, so every start there is a first start (migrations). */
-async function freshDatabase(ctx: BenchContext, name: string) {
-  const admin = await openPostgres({ url: ctx.postgres.url, source: 'bench' }, 1);
-  await admin.exec(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.exec(`CREATE DATABASE ${name}`);
-  await admin.close();
-  return ctx.postgres.url.replace('/postgres?', `/${name}?`);
-}
 
 /** `--help`: the whole program's load time for a command that serves nothing. */
 async function help(ctx: BenchContext) {
