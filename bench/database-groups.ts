@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openPostgres } from '../src/platform/database.js';
 import { passwordHashCost } from '../src/platform/secrets.js';
 import { measure } from './lib/compare.js';
-import { type BenchContext, type BenchGroup, launch } from './lib/context.js';
+import { type BenchContext, type BenchGroup, freshDatabase, launch } from './lib/context.js';
 import { startBacklot } from './lib/targets.js';
 
 const json = { 'content-type': 'application/json' };
@@ -22,15 +22,6 @@ const benchEnv = {
   CONTENT_ADMIN_APP_PASSWORD: contentAppPassword,
   EMPLOYEES_USERS: 'bench:bench-password:editor',
 };
-
-/** A database of its own on the benchmark's PostgreSQL, so groups do not see each other's rows. */
-async function freshDatabase(ctx: BenchContext, name: string) {
-  const admin = await openPostgres({ url: ctx.postgres.url, source: 'bench' }, 1);
-  await admin.exec(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.exec(`CREATE DATABASE ${name}`);
-  await admin.close();
-  return ctx.postgres.url.replace('/postgres?', `/${name}?`);
-}
 
 async function things(ctx: BenchContext) {
   const url = await freshDatabase(ctx, 'bench_things');

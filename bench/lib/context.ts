@@ -1,3 +1,4 @@
+import { openPostgres } from '../../src/platform/database.js';
 import type { TestPostgres } from '../../test/postgres.js';
 import type { LoadSettings } from './load.js';
 import type { Report } from './report.js';
@@ -19,3 +20,12 @@ export type BenchGroup = (ctx: BenchContext) => Promise<void>;
 
 /** How the groups start backlot in this run (built output, or the sources in smoke runs). */
 export const launch = (ctx: BenchContext): Launch => ({ fromSource: ctx.fromSource });
+
+/** A database of its own on the benchmark's PostgreSQL, so groups do not see each other's rows. */
+export async function freshDatabase(ctx: BenchContext, name: string) {
+  const admin = await openPostgres({ url: ctx.postgres.url, source: 'bench' }, 1);
+  await admin.exec(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.exec(`CREATE DATABASE ${name}`);
+  await admin.close();
+  return ctx.postgres.url.replace('/postgres?', `/${name}?`);
+}

@@ -16,7 +16,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The V8 flag `npm start` and bin/backlot.js run backlot with, so the bench measures what users run. */
 const startFlags = ['--max-semi-space-size=32'];
 
-function backlotCommand(launch: Launch, args: string[]) {
+/** The command line that runs backlot with `args`, as `npm start` and bin/backlot.js do (or the sources). */
+export function backlotCommand(launch: Launch, args: string[]) {
   return launch.fromSource
     ? [process.execPath, ...startFlags, '--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]
     : [process.execPath, ...startFlags, path.join(root, 'dist/cli.js'), ...args];
@@ -76,17 +77,23 @@ export async function startBacklot(
   };
 }
 
+/** json-server 0.17.4's command line. */
+export const jsonServerCli = path.join(root, 'node_modules/json-server/lib/cli/bin.js');
+
 /** json-server 0.17.4 (the engine behind the public posts API and the list service's original) on a db file. */
 export async function startJsonServer(db: unknown) {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-json-server-'));
   const file = path.join(dir, 'db.json');
   writeFileSync(file, JSON.stringify(db));
   const port = await freePort();
-  const cli = path.join(root, 'node_modules/json-server/lib/cli/bin.js');
-  return startServer('json-server 0.17.4', [process.execPath, cli, file, '--port', String(port), '--quiet'], {
-    url: `http://127.0.0.1:${port}`,
-    readyPath: '/db',
-  });
+  return startServer(
+    'json-server 0.17.4',
+    [process.execPath, jsonServerCli, file, '--port', String(port), '--quiet'],
+    {
+      url: `http://127.0.0.1:${port}`,
+      readyPath: '/db',
+    },
+  );
 }
 
 /** The ceiling: a bare node:http server sending one constant buffer (with `headers` when given). */

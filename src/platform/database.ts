@@ -67,7 +67,7 @@ function loadPg() {
 
 /**
  * PGlite's WASM build runs on V8's baseline compiler (Liftoff) only. Optimising its hot functions with TurboFan
- * made queries 15-30 % faster but kept 35-60 MiB more resident (compiler memory in worker threads' malloc arenas,
+ * made queries 15-25 % faster but kept 30-85 MiB more resident (compiler memory in worker threads' malloc arenas,
  * never returned) and spent seconds of CPU right at startup. The flag only concerns WebAssembly, which nothing
  * else in backlot uses, and is read when a module is compiled, so it is set just before PGlite's is.
  */

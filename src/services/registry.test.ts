@@ -9,7 +9,11 @@ test('every registry entry loads the service its manifest describes, with the sa
     for (const key of ['id', 'title', 'ports', 'portEnv', 'hostEnv', 'schema', 'settings'] as const) {
       assert.deepEqual(definition[key], entry[key], `${entry.id}: ${key}`);
     }
-    assert.equal(Boolean(definition.schema), (definition.migrations ?? []).length > 0, `${entry.id}: migrations`);
+    assert.equal(
+      Boolean(definition.schema),
+      (definition.migrations ?? []).length > 0,
+      `${entry.id}: migrations`,
+    );
     const commands = (await entry.commands?.()) ?? {};
     assert.deepEqual(Object.keys(commands), Object.keys(definition.commands ?? {}), `${entry.id}: commands`);
     for (const [name, command] of Object.entries(commands)) {

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { authScheme, parseBasic, parseBearer } from '../../platform/request.js';
+import { newToken, safeEqual, tokenHash } from '../../platform/secrets.js';
 import { errorFor } from './errors.js';
 import type { ContentStore, UserRow } from './store.js';
 

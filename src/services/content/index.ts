@@ -1,10 +1,10 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
+import { contentManifest } from '../manifests.js';
 import { newAppPassword, normalizeAppPassword } from './auth.js';
 import { commands } from './commands.js';
 import { contentErrorBody } from './errors.js';
-import { contentManifest } from '../manifests.js';
 import { migrations } from './migrations.js';
 import { contentRoutes } from './routes.js';
 import { ContentStore } from './store.js';

@@ -1,5 +1,5 @@
-import type { LoginLimiter } from '../../platform/login-limit.js';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { LoginLimiter } from '../../platform/login-limit.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor, noRoute } from './errors.js';

@@ -175,24 +175,26 @@ test('the same request sequence gets the same statuses, bodies and headers as js
 
 /** A conditional GET over node:http: fetch adds `Cache-Control: no-cache` to it, which disables 304 in Express. */
 function conditionalGet(base: string, url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const request = httpRequest(base + url, { headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => {
-        body += chunk;
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const request = httpRequest(base + url, { headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          const { etag, pragma, expires } = response.headers;
+          const kept = { etag, pragma, expires, 'cache-control': response.headers['cache-control'] };
+          const length = response.headers['content-length'];
+          const type = response.headers['content-type'];
+          resolve({ status: response.statusCode ?? 0, headers: { ...kept, length, type }, body });
+        });
       });
-      response.on('end', () => {
-        const { etag, pragma, expires } = response.headers;
-        const kept = { etag, pragma, expires, 'cache-control': response.headers['cache-control'] };
-        const length = response.headers['content-length'];
-        const type = response.headers['content-type'];
-        resolve({ status: response.statusCode ?? 0, headers: { ...kept, length, type }, body });
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
+      request.on('error', reject);
+      request.end();
+    },
+  );
 }
 
 test('ETag and If-None-Match as Express answers them: 304 with no body on a match, 200 otherwise', async () => {
@@ -250,8 +252,20 @@ test('where the issue decides otherwise: validation is 400 and a taken id 409, w
 });
 
 test('a text/plain body is 415 and a __proto__ key 400 (json-server stored an empty item and the key)', async () => {
-  const cases: [headers: Record<string, string>, body: string, referenceStatus: number, status: number, error: string][] = [
-    [{ 'content-type': 'text/plain' }, 'milk', 201, 415, 'Unsupported Media Type: text/plain; send application/json (or an urlencoded form)'],
+  const cases: [
+    headers: Record<string, string>,
+    body: string,
+    referenceStatus: number,
+    status: number,
+    error: string,
+  ][] = [
+    [
+      { 'content-type': 'text/plain' },
+      'milk',
+      201,
+      415,
+      'Unsupported Media Type: text/plain; send application/json (or an urlencoded form)',
+    ],
     [
       { 'content-type': 'application/json' },
       '{"item": "milk", "__proto__": {"admin": true}}',

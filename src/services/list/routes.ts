@@ -92,7 +92,10 @@ export function listRoutes({ store, delayMs }: RouteOptions): FastifyPluginAsync
 
     // Express's caching headers as json-server sent them: no-cache trio, a weak ETag of the body, 304 on a match.
     app.addHook('onSend', async (request, reply, payload) => {
-      if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('application/json'))
+      if (
+        typeof payload !== 'string' ||
+        !String(reply.getHeader('content-type')).startsWith('application/json')
+      )
         return payload;
       reply.headers(noCacheHeaders);
       const tag = weakEtag(payload);
@@ -385,10 +388,14 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
   app.get('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
     handlers.showItem(handlers.resolve(req.params.resource), req.params.id, reply),
   );
-  app.post('/:resource', { schema: { hide, params: ResourceParams, body: AnyObject } }, async (req, reply) => {
-    const name = handlers.resolve(req.params.resource);
-    return handlers.createItem(name, bodyOf(req, name), req, reply);
-  });
+  app.post(
+    '/:resource',
+    { schema: { hide, params: ResourceParams, body: AnyObject } },
+    async (req, reply) => {
+      const name = handlers.resolve(req.params.resource);
+      return handlers.createItem(name, bodyOf(req, name), req, reply);
+    },
+  );
   app.put(
     '/:resource/:id',
     { schema: { hide, params: ResourceIdParams, body: AnyObject } },

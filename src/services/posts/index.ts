@@ -1,6 +1,6 @@
 import { defineService } from '../../platform/service.js';
-import { Catalog } from './catalog.js';
 import { postsManifest } from '../manifests.js';
+import { Catalog } from './catalog.js';
 import { postsFastPath, postsRoutes } from './routes.js';
 
 export const posts = defineService({
