@@ -1,6 +1,15 @@
 // Runs PGlite's initdb once, at build time, into dist/embedded-template: a first start on the embedded database
 // then copies this cluster (src/platform/database.ts) instead of spending seconds in initdb compiled to WASM.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,5 +28,16 @@ mkdirSync(partial, { recursive: true });
 const db = await PGlite.create(path.join(partial, 'data'));
 await db.close();
 writeFileSync(path.join(partial, 'pglite-version'), `${version}\n`);
+// initdb makes its files for its own user only; the template holds no data, and whoever runs backlot (the
+// container's unprivileged user, not the root that built it) must be able to copy it.
+const shareable = (dir) => {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) shareable(file);
+    else chmodSync(file, 0o644);
+  }
+};
+shareable(partial);
 rmSync(target, { recursive: true, force: true });
 renameSync(partial, target);
