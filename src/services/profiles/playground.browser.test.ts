@@ -187,8 +187,10 @@ test('one file chosen for two variables is sent once and mapped to both paths (m
       const EventClass = (globalThis as unknown as { Event: new (t: string, o: object) => unknown }).Event;
       second?.dispatchEvent(new EventClass('change', { bubbles: true }));
     });
-    const users = await graphql('{ users { id } }');
-    const [someone] = users.data.users as unknown as { id: string }[];
+    const created = await graphql(
+      'mutation { createUser(input: { fullName: "Two Up", email: "two@example.com" }) { id img_uri } }',
+    );
+    const someone = created.data.createUser as { id: string };
     await setQuery(
       page,
       `mutation Two($input: ProfileImage!, $second: ProfileImage!) {
@@ -196,7 +198,7 @@ test('one file chosen for two variables is sent once and mapped to both paths (m
         b: uploadProfileImage(input: $second)
       }`,
     );
-    const variables = { input: { userId: someone?.id, file: null }, second: { userId: someone?.id } };
+    const variables = { input: { userId: someone.id, file: null }, second: { userId: someone.id } };
     await setEditor(page, variablesEditor, JSON.stringify(variables));
     const shown = await run(page, '"b"');
     assert.match(shown, /"a": true,\s*"b": true/);
@@ -206,6 +208,8 @@ test('one file chosen for two variables is sent once and mapped to both paths (m
       /name="map"\r\n\r\n\{"0":\["variables\.input\.file","variables\.second\.file"\]\}\r\n/,
     );
     assert.equal(body.match(/filename="a\.png"/g)?.length, 1);
+    const key = encodeURIComponent(`${someone.id}-a.png`);
+    assert.match(await imgUriOf(someone.id), new RegExp(`/${key.replace(/[.]/g, '\\.')}$`));
     assert.deepEqual(blocked, []);
     assert.deepEqual(errors, []);
   } finally {
