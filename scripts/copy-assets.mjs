@@ -1,8 +1,9 @@
-// tsc compiles only TypeScript: copy the other files services load at run time (GraphQL schema, HTML) to dist/.
+// tsc compiles only TypeScript: copy the other files services load at run time (GraphQL schema, HTML, scripts
+// served to browsers as they are, named *.browser.js) to dist/.
 import { cpSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const assets = /\.(graphql|html|css|svg|png|json)$/;
+const assets = /\.(graphql|html|css|svg|png|json)$|\.browser\.js$/;
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);

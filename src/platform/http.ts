@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -93,6 +94,12 @@ export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) 
   }
 };
 
+/** Lets the service see (and re-method) a request before the router does; the URL stays as it is. */
+const rewriteWith = (beforeRouting: (request: IncomingMessage) => void) => (request: IncomingMessage) => {
+  beforeRouting(request);
+  return request.url ?? '/';
+};
+
 /**
  * The Fastify instance every service runs in: request ids, logging, CORS by the service's policy, the
  * DNS-rebinding Host check, body limits, the service's own error shape for every failure, health and readiness,
@@ -119,7 +126,12 @@ export async function createApp(
     keepAliveTimeout: 5_000,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 500,
+      caseSensitive: !service.caseInsensitivePaths,
+    },
+    rewriteUrl: service.beforeRouting ? rewriteWith(service.beforeRouting) : undefined,
     serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open) : undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.

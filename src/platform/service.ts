@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ParseArgsConfig, parseArgs } from 'node:util';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifySchemaValidationError } from 'fastify';
 import type { Env, GlobalSettings } from '../config.js';
@@ -135,6 +136,10 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   credentialed?: boolean;
   /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: string[];
+  /** Paths match whatever their case, as Express matches them (posts: `/POSTS`, `/Posts/1`); parameters keep theirs. */
+  caseInsensitivePaths?: boolean;
+  /** Runs on each request before it is routed, and may change its method (posts: `X-HTTP-Method-Override`). */
+  beforeRouting?(request: IncomingMessage): void;
   /**
    * Renders any error (validation, not found, 5xx) in this service's documented shape. Returns the body, sent with
    * `error.status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).

@@ -9,8 +9,8 @@ export type NumberReading = 'json-server' | 'whole';
 
 /**
  * How the `Link` URLs are made. `json-server`: its text replacement of the first `page=<current>` in the URL, and
- * a header (maybe empty) on every `_page` answer. `page-param`: the `_page` parameter itself is rewritten, and
- * there is no header when there are no links.
+ * a header (maybe empty) on every `_page` answer. `page-param`: the `_page` parameter itself is rewritten; the
+ * header is on every `_page` answer too, empty when there is nothing to link (as json-server sends it).
  */
 export type LinkStyle = 'json-server' | 'page-param';
 
@@ -86,14 +86,14 @@ function decodeKey(pair: string) {
 }
 
 /** `Link: <…_page=1>; rel="first", …` in Express's order: first, prev, next, last. */
-function linkHeader(url: string, pages: Pages, style: LinkStyle): string | undefined {
+function linkHeader(url: string, pages: Pages, style: LinkStyle): string {
   const rels = (['first', 'prev', 'next', 'last'] as const).filter((rel) => pages[rel]);
   if (style === 'json-server') {
     return rels
       .map((rel) => `<${url.replace(`page=${pages.current}`, `page=${pages[rel]}`)}>; rel="${rel}"`)
       .join(', ');
   }
-  if (rels.length === 0) return undefined;
+  if (rels.length === 0) return '';
   const [path = '', search = ''] = url.split(/\?(.*)/s);
   const pageUrl = (page: number) => {
     const pairs = search

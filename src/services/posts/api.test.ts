@@ -112,12 +112,14 @@ describe('posts: fake writes', () => {
     assert.deepEqual(json(await send('POST', '/photos', {})), { id: 5001 });
   });
 
-  it('treats a body that is not a JSON object as empty', async () => {
+  it('treats a body that is not a JSON object, or not sent as application/json, as empty', async () => {
     const cases: [string | undefined, string | undefined][] = [
       ['{not json', 'application/json'],
       ['', 'application/json'],
       ['title=foo', 'application/x-www-form-urlencoded'],
       ['hello', 'text/plain'],
+      ['{"title":"foo"}', 'text/plain'],
+      ['{"title":"foo"}', 'application/vnd.api+json'],
       ['[1,2]', 'application/json'],
       ['"text"', 'application/json'],
       ['<a/>', 'application/xml'],
@@ -128,6 +130,12 @@ describe('posts: fake writes', () => {
       assert.equal(response.statusCode, 200, `${type}: ${payload}`);
       assert.deepEqual(json(response), { id: 101 }, `${type}: ${payload}`);
     }
+  });
+
+  it('reads a JSON body sent with no Content-Type as empty, as JSONPlaceholder does', async () => {
+    const response = await service.app.inject({ method: 'POST', url: '/posts', payload: '{"title":"foo"}' });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.body, pretty({ id: 101 }));
   });
 
   it('PUT replaces: the body with the stored id', async () => {
@@ -242,7 +250,7 @@ describe('posts: list queries (json-server semantics)', () => {
     );
     const beyond = await get('/posts?_page=11');
     assert.equal(beyond.body, '[]');
-    assert.equal(beyond.headers.link, undefined);
+    assert.equal(beyond.headers.link, '', 'a page with nothing to link has an empty Link, as json-server');
     assert.deepEqual(json(await get('/posts?_page=abc')), data.posts.slice(0, 10));
   });
 

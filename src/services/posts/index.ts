@@ -1,6 +1,7 @@
 import { defineService } from '../../platform/service.js';
 import { postsManifest } from '../manifests.js';
 import { Catalog } from './catalog.js';
+import { applyMethodOverride } from './method-override.js';
 import { postsFastPath, postsRoutes } from './routes.js';
 
 export const posts = defineService({
@@ -8,6 +9,9 @@ export const posts = defineService({
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['x-total-count', 'link', 'etag'],
+  // Express-based json-server matched `/POSTS` and `/Posts/1`, and honoured X-HTTP-Method-Override on POST.
+  caseInsensitivePaths: true,
+  beforeRouting: applyMethodOverride,
   // Every error of this API, unknown routes included, is an empty JSON object (json-server's answer).
   errorBody: () => ({}),
   start: async (ctx) => {

@@ -82,8 +82,10 @@ export function postsRoutes(options: RouteOptions) {
   const originOf = (request: FastifyRequest) => fixed ?? publicOrigin(request, options.fallbackOrigin);
 
   /** Sends the fixed answer at `path`, if it has one; undefined when the route must compute it. */
-  const sendFixed = (request: FastifyRequest, reply: FastifyReply, path: string) => {
-    if (path.includes('?')) return undefined;
+  const sendFixed = (request: FastifyRequest, reply: FastifyReply, url: string) => {
+    if (url.includes('?')) return undefined;
+    // Paths match in any case (`/POSTS/1`); they share the answer of the lower-case one.
+    const path = url.toLowerCase();
     const origin = originOf(request);
     const body = catalog.answer(path, origin);
     if (!body) return undefined;
@@ -96,11 +98,14 @@ export function postsRoutes(options: RouteOptions) {
   return async function routes(parent: FastifyInstance) {
     const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
-    // No validation and no 400s: a write body that is not a JSON object is an empty one.
+    // No validation and no 400s: a write body that is not a JSON object is an empty one. As on JSONPlaceholder
+    // (json-server's body-parser), only `application/json` is read as JSON: text/plain, other types and a body
+    // with no Content-Type count as `{}` (still read, so the size limit holds).
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
       done(null, parseJsonLeniently(body as string));
     });
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
 
     for (const schema of Object.values(schemas.itemSchemas)) app.addSchema(schema);
 

@@ -18,31 +18,15 @@ const assetFiles: Record<string, { file: string; type: string }> = {
   'graphiql.css': { file: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
 };
 
-const defaultQuery = `# Create a user, list users, or upload a profile image (multipart, e.g. with curl).
-{
-  users {
-    id
-    fullName
-    email
-    img_uri
-    DateCreated
-  }
-}
-`;
-
-const initScript = `
-const fetcher = GraphiQL.createFetcher({ url: new URL('query', window.location.href).toString() });
-ReactDOM.createRoot(document.getElementById('graphiql')).render(
-  React.createElement(GraphiQL, { fetcher, defaultQuery: ${JSON.stringify(defaultQuery)} }),
-);
-`;
+/** GraphiQL with a Files panel whose fetcher sends GraphQL multipart requests (see the file). */
+const playgroundScript = readFileSync(new URL('./playground.browser.js', import.meta.url));
 
 const page = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>backlot profiles: GraphiQL</title>
+<title>backlot profiles: playground (GraphiQL with file uploads)</title>
 <link rel="stylesheet" href="ide/graphiql.css">
 <style>html, body, #graphiql { height: 100%; margin: 0; }</style>
 </head>
@@ -51,7 +35,7 @@ const page = `<!doctype html>
 <script src="ide/react.js"></script>
 <script src="ide/react-dom.js"></script>
 <script src="ide/graphiql.js"></script>
-<script src="ide/init.js"></script>
+<script src="ide/playground.js"></script>
 </body>
 </html>
 `;
@@ -75,7 +59,7 @@ export const idePlugin: FastifyPluginAsync = async (app) => {
     const dir = path.dirname(require.resolve(`${pkg}/package.json`));
     assets.set(name, { body: readFileSync(path.join(dir, ...rest)), type });
   }
-  assets.set('init.js', { body: Buffer.from(initScript), type: 'text/javascript; charset=utf-8' });
+  assets.set('playground.js', { body: playgroundScript, type: 'text/javascript; charset=utf-8' });
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     reply
