@@ -285,3 +285,14 @@ export function requireWordPress() {
     );
   }
 }
+
+/** Starts WordPress and another server side by side; if either fails, the other is stopped before the error. */
+export async function startAlongside<T extends { close(): Promise<void> }>(
+  start: () => Promise<T>,
+): Promise<[TestWordPress, T]> {
+  const [wp, other] = await Promise.allSettled([startWordPress(), start()]);
+  if (wp.status === 'fulfilled' && other.status === 'fulfilled') return [wp.value, other.value];
+  if (wp.status === 'fulfilled') await wp.value.stop();
+  if (other.status === 'fulfilled') await other.value.close();
+  throw wp.status === 'rejected' ? wp.reason : (other as PromiseRejectedResult).reason;
+}

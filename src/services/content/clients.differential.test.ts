@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { basic, type ContentTest, type Json, startContent } from '../../../test/content.js';
 import {
   requireWordPress,
-  startWordPress,
+  startAlongside,
   type TestWordPress,
   wordPressSkip,
 } from '../../../test/wordpress.js';
@@ -22,7 +22,7 @@ let backlot: ContentTest;
 before(async () => {
   if (skip) return;
   requireWordPress();
-  [wordpress, backlot] = await Promise.all([startWordPress(), startContent({ listen: true })]);
+  [wordpress, backlot] = await startAlongside(() => startContent({ listen: true }));
 });
 
 after(async () => {

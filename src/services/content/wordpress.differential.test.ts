@@ -5,6 +5,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { basic, type ContentTest, startContent } from '../../../test/content.js';
 import {
+  requireWordPress,
+  startAlongside,
+  type TestWordPress,
+  wordPressSkip,
+} from '../../../test/wordpress.js';
+import {
   type Answer,
   ask,
   compareAnswers,
@@ -13,12 +19,6 @@ import {
   probeName,
 } from '../../../test/wordpress-compare.js';
 import { blockEditorRoutes, notYetBuilt, reads, writes } from '../../../test/wordpress-probes.js';
-import {
-  requireWordPress,
-  startWordPress,
-  type TestWordPress,
-  wordPressSkip,
-} from '../../../test/wordpress.js';
 
 // WordPress 6.1 from Debian's packages, seeded like backlot's first start (test/wordpress.ts), is the reference:
 // the same requests must get the same statuses, error codes, body keys, types and values, and the same headers
@@ -73,7 +73,7 @@ let wpAuth: string;
 before(async () => {
   if (skip) return;
   requireWordPress();
-  [wordpress, backlot] = await Promise.all([startWordPress(), startContent({ listen: true })]);
+  [wordpress, backlot] = await startAlongside(() => startContent({ listen: true }));
   wpAuth = basic('admin', wordpress.adminAppPassword);
 });
 
