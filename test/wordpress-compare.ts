@@ -4,9 +4,9 @@ export interface Probe {
   method: string;
   /** From the site root, e.g. `/wp-json/wp/v2/posts?per_page=2` or `/?rest_route=/wp/v2/posts`. */
   path: string;
-  /** Anonymous by default; `admin` signs in with each side's application password, `wrong` with a wrong one. */
-  as?: 'admin' | 'wrong';
-  /** Sent as JSON, or as a form when `form` is set, or as the raw text when it is a string. */
+  /** Anonymous by default; a seeded login signs in with each side's application password, `wrong` with a wrong one. */
+  as?: 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber' | 'wrong';
+  /** Sent as JSON, or as a form when `form` is set (an object or `[name, value]` pairs), or as raw text. */
   body?: unknown;
   form?: boolean;
 }
@@ -23,8 +23,20 @@ export interface Difference {
   detail: string;
 }
 
-/** The headers clients read; Content-Type is compared without case (`UTF-8` and `utf-8` are the same). */
-export const comparedHeaders = ['x-wp-total', 'x-wp-totalpages', 'link', 'allow', 'content-type'];
+/**
+ * The headers clients read, and the caching/robots headers core sends on every REST answer. Content-Type is
+ * compared without case (`UTF-8` and `utf-8` are the same).
+ */
+export const comparedHeaders = [
+  'x-wp-total',
+  'x-wp-totalpages',
+  'link',
+  'allow',
+  'content-type',
+  'cache-control',
+  'x-content-type-options',
+  'x-robots-tag',
+];
 
 export const probeName = (probe: Probe) =>
   `${probe.as ? `${probe.as} ` : ''}${probe.method} ${probe.path}${
@@ -48,16 +60,21 @@ function localize(value: unknown, base: string): unknown {
   return value;
 }
 
-export async function ask(base: string, authorization: string, probe: Probe): Promise<Answer> {
+/** `authorizations` has an `Authorization` header per seeded login. */
+export async function ask(
+  base: string,
+  authorizations: Record<string, string>,
+  probe: Probe,
+): Promise<Answer> {
   const headers: Record<string, string> = {};
-  if (probe.as === 'admin') headers.authorization = authorization;
   if (probe.as === 'wrong') headers.authorization = `Basic ${Buffer.from('admin:wrong').toString('base64')}`;
+  else if (probe.as) headers.authorization = authorizations[probe.as] ?? '';
   let body: string | undefined;
   if (typeof probe.body === 'string') {
     body = probe.body;
     headers['content-type'] = 'application/json';
   } else if (probe.body !== undefined && probe.form) {
-    body = new URLSearchParams(probe.body as Record<string, string>).toString();
+    body = new URLSearchParams(probe.body as Record<string, string> | [string, string][]).toString();
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (probe.body !== undefined) {
     body = JSON.stringify(probe.body);

@@ -4,12 +4,13 @@ import type { Probe } from './wordpress-compare.js';
 
 const v2 = '/wp-json/wp/v2';
 const get = (path: string): Probe => ({ method: 'GET', path: v2 + path });
-const admin = (method: string, path: string, body?: unknown): Probe => ({
+const signedIn = (as: Probe['as'], method: string, path: string, body?: unknown): Probe => ({
   method,
   path: v2 + path,
-  as: 'admin',
+  as,
   body,
 });
+const admin = (method: string, path: string, body?: unknown) => signedIn('admin', method, path, body);
 
 /** Reads of the seeded site, on routes content serves. */
 export const reads: Probe[] = [
@@ -144,6 +145,17 @@ export const reads: Probe[] = [
   admin('GET', '/users/me'),
   admin('GET', '/users/4'),
   admin('GET', '/users/me?context=edit'),
+  // the other roles, as core's capabilities decide
+  signedIn('editor', 'GET', '/posts?status=draft&per_page=100'),
+  signedIn('editor', 'GET', '/posts/11'),
+  signedIn('author', 'GET', '/posts?status=draft'),
+  signedIn('contributor', 'GET', '/posts?status=draft&per_page=100'),
+  signedIn('contributor', 'GET', '/posts/4?context=edit'),
+  signedIn('subscriber', 'GET', '/posts?context=edit'),
+  signedIn('subscriber', 'GET', '/users/me'),
+  signedIn('author', 'GET', '/users'),
+  signedIn('author', 'GET', '/users?context=edit'),
+  signedIn('editor', 'GET', '/users/5'),
   { method: 'GET', path: `${v2}/users/me`, as: 'wrong' },
   { method: 'GET', path: `${v2}/posts?per_page=1`, as: 'wrong' },
 ];
@@ -169,9 +181,39 @@ export const writes: Probe[] = [
   admin('POST', '/posts', { title: 'Offset', status: 'draft', date: '2024-03-01T10:00:00+02:00' }),
   admin('POST', '/posts', { title: 'GMT only', status: 'draft', date_gmt: '2024-03-02T10:00:00' }),
   admin('POST', '/posts', {}),
+  admin('POST', '/posts', { title: 'Past future', status: 'future', date: '2020-01-01T10:00:00' }),
+  admin('POST', '/posts', {
+    title: 'Blocks',
+    content: '<!-- wp:paragraph -->\n<p>A block</p>\n<!-- /wp:paragraph -->',
+    status: 'publish',
+  }),
+  admin('POST', '/posts', { title: 'Secret', content: 'Hidden words', status: 'publish', password: 'pw' }),
+  signedIn('contributor', 'POST', '/posts', { title: 'By a contributor' }),
+  get('/posts/37'),
+  get('/posts/38'),
+  get('/posts/38?password=pw'),
+  signedIn('contributor', 'POST', '/posts', { title: 'Publish?', status: 'publish' }),
+  signedIn('author', 'POST', '/posts/1', { title: 'Not mine' }),
+  signedIn('author', 'POST', '/posts', { title: 'Sticky?', sticky: true }),
+  signedIn('subscriber', 'POST', '/posts', { title: 'Subscriber' }),
+  signedIn('author', 'POST', '/tags', { name: 'by-author' }),
+  signedIn('contributor', 'POST', '/tags', { name: 'by-contributor' }),
+  signedIn('author', 'POST', '/categories', { name: 'By author' }),
+  signedIn('editor', 'DELETE', '/users/4'),
   // WordPress creates these two; backlot refuses them (so ids part from here on)
   admin('POST', '/posts', { title: 'Coerced', categories: '2,3', tags: ['6'], sticky: 'false' }),
   admin('POST', '/posts', { title: 'Unknown term', categories: [999] }),
+  {
+    method: 'POST',
+    path: `${v2}/posts`,
+    as: 'admin',
+    form: true,
+    body: [
+      ['title', 'Form arrays'],
+      ['categories[]', '2'],
+      ['categories[]', '3'],
+    ],
+  },
   admin('POST', '/posts', '{"title": '),
   admin('POST', '/posts/5', { title: 'Renamed' }),
   admin('PUT', '/posts/5', { excerpt: 'A new excerpt' }),
@@ -187,6 +229,8 @@ export const writes: Probe[] = [
   get('/posts?per_page=100&status=publish'),
   admin('DELETE', '/users/5?force=true&reassign=1'),
   admin('GET', '/users/5'),
+  admin('DELETE', '/users/2?force=true&reassign=false'),
+  get('/posts?per_page=100&author=2'),
   admin('DELETE', '/users/3?force=true'),
   admin('DELETE', '/users/3?force=true&reassign=999'),
   // last: WordPress refuses it (no user trash), backlot trashes the contributor
@@ -214,6 +258,14 @@ export const notYetBuilt: Probe[] = [
   admin('DELETE', '/tags/13?force=true'),
   admin('POST', '/pages', { title: 'About', status: 'publish' }),
   admin('POST', '/comments', { post: 1, content: 'First!' }),
+  get('/types/post'),
+  get('/statuses/publish'),
+  get('/taxonomies/category'),
+  get('/comments?post=1'),
+  get('/search?search=news&type=term'),
+  get('/pages/999'),
+  admin('POST', '/users/me', { description: 'Changed by the test' }),
+  admin('DELETE', '/categories/5?force=true'),
 ];
 
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */

@@ -25,6 +25,8 @@ export interface TestWordPress {
   url: string;
   /** An application password of `admin` (HTTP Basic). */
   adminAppPassword: string;
+  /** An application password for each seeded login. */
+  appPasswords: Record<string, string>;
   /** `$wp_version` of the installed package, e.g. `6.1.9`. */
   version: string;
   stop(): Promise<void>;
@@ -136,8 +138,12 @@ function sql(socket: string, statement: string) {
 /** The seed is run with this site URL; each start rewrites stored URLs (guids) to its own. */
 const SEED_URL = 'http://wordpress.invalid';
 
-/** Installs and seeds WordPress into a new data directory `data`; answers the admin's application password. */
-async function buildSeededData(dir: string, data: string, seed: WordPressSeed): Promise<string> {
+/** Installs and seeds WordPress into a new data directory `data`; answers each login's application password. */
+async function buildSeededData(
+  dir: string,
+  data: string,
+  seed: WordPressSeed,
+): Promise<Record<string, string>> {
   mkdirSync(dir, { recursive: true });
   giveToMysql(dir);
   execFileSync(
@@ -166,7 +172,7 @@ async function buildSeededData(dir: string, data: string, seed: WordPressSeed): 
       },
     );
     rmSync(docroot, { recursive: true, force: true });
-    return output.trim().split('\n').at(-1) ?? '';
+    return JSON.parse(output.trim().split('\n').at(-1) ?? '{}');
   } finally {
     await db.stop();
   }
@@ -186,29 +192,30 @@ const cacheRoot = path.join(
   'wordpress',
 );
 
-async function cachedData(seed: WordPressSeed): Promise<{ data: string; password: string }> {
+async function cachedData(seed: WordPressSeed): Promise<{ data: string; passwords: Record<string, string> }> {
   const entry = path.join(cacheRoot, cacheKey(seed));
-  if (!existsSync(path.join(entry, 'app-password'))) {
+  if (!existsSync(path.join(entry, 'app-passwords.json'))) {
     // Built under /tmp (mysql cannot enter root's home), then copied next to the entry and renamed into place,
     // so concurrent test processes never see half of it.
     const building = mkdtempSync(path.join(tmpdir(), 'backlot-wp-seed-'));
     mkdirSync(cacheRoot, { recursive: true });
     const partial = mkdtempSync(path.join(cacheRoot, 'partial-'));
     try {
-      const password = await buildSeededData(building, path.join(building, 'data'), seed);
+      const passwords = await buildSeededData(building, path.join(building, 'data'), seed);
       cpSync(path.join(building, 'data'), path.join(partial, 'data'), { recursive: true });
-      writeFileSync(path.join(partial, 'app-password'), password);
+      writeFileSync(path.join(partial, 'app-passwords.json'), JSON.stringify(passwords));
       try {
         renameSync(partial, entry);
       } catch (error) {
-        if (!existsSync(path.join(entry, 'app-password'))) throw error;
+        if (!existsSync(path.join(entry, 'app-passwords.json'))) throw error;
       }
     } finally {
       rmSync(building, { recursive: true, force: true });
       rmSync(partial, { recursive: true, force: true });
     }
   }
-  return { data: path.join(entry, 'data'), password: readFileSync(path.join(entry, 'app-password'), 'utf8') };
+  const passwords = JSON.parse(readFileSync(path.join(entry, 'app-passwords.json'), 'utf8'));
+  return { data: path.join(entry, 'data'), passwords };
 }
 
 /**
@@ -247,7 +254,8 @@ export async function startWordPress(options: { seed?: WordPressSeed } = {}): Pr
     );
     return {
       url,
-      adminAppPassword: cached.password,
+      adminAppPassword: cached.passwords.admin ?? '',
+      appPasswords: cached.passwords,
       version: wordPressVersion(),
       async stop() {
         await new Promise<void>((resolve) => {

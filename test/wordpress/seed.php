@@ -1,7 +1,7 @@
 <?php
 // Installs WordPress into an empty database and seeds it like backlot's first start, from the JSON that
 // test/wordpress-seed.ts reads out of backlot's own seeded database (users, terms, posts, their ids and dates).
-// Usage: php seed.php <docroot> <seed.json>. Prints the admin's new application password on its last line.
+// Usage: php seed.php <docroot> <seed.json>. Prints {login: application password} on its last line.
 $seed = json_decode(file_get_contents($argv[2]), true, 512, JSON_THROW_ON_ERROR);
 define('WP_INSTALLING', true);
 require $argv[1] . '/wp-load.php';
@@ -97,8 +97,13 @@ foreach ($seed['posts'] as $post) {
 // Pretty permalinks come after the posts, so their guids are `?p=<id>` as when a site's posts are written.
 $wp_rewrite->set_permalink_structure('/%postname%/');
 flush_rewrite_rules();
-[$password] = check(
-    WP_Application_Passwords::create_new_application_password(1, ['name' => 'backlot differential test']),
-    'application password',
-);
-echo "\n", $password, "\n";
+// One application password per user, so requests can be sent in each role.
+$passwords = [];
+foreach ($seed['users'] as $user) {
+    [$password] = check(
+        WP_Application_Passwords::create_new_application_password($user['id'], ['name' => 'backlot differential test']),
+        "application password of {$user['login']}",
+    );
+    $passwords[$user['login']] = $password;
+}
+echo "\n", json_encode($passwords), "\n";

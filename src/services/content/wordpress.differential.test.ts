@@ -68,13 +68,15 @@ const skip = wordPressSkip();
 
 let wordpress: TestWordPress;
 let backlot: ContentTest;
-let wpAuth: string;
+let wpAuth: Record<string, string>;
 
 before(async () => {
   if (skip) return;
   requireWordPress();
   [wordpress, backlot] = await startAlongside(() => startContent({ listen: true }));
-  wpAuth = basic('admin', wordpress.adminAppPassword);
+  wpAuth = Object.fromEntries(
+    Object.entries(wordpress.appPasswords).map(([login, password]) => [login, basic(login, password)]),
+  );
 });
 
 after(async () => {
@@ -87,7 +89,7 @@ const measured: Record<string, Difference[]> = {};
 
 async function both(probe: Probe): Promise<[Answer, Answer]> {
   const wp = withoutBlockEditor(await ask(wordpress.url, wpAuth, probe));
-  const ours = await ask(backlot.url, backlot.auth.admin, probe);
+  const ours = await ask(backlot.url, backlot.auth, probe);
   return [wp, ours];
 }
 
@@ -118,7 +120,7 @@ async function run(probes: Probe[]): Promise<string[]> {
 
 /** Differences seen on most requests: docs/content.md lists them once, above its request-by-request table. */
 const crossCutting = [
-  /^header allow$/,
+  /^header (allow|cache-control|x-content-type-options|x-robots-tag)$/,
   /^type (\[\]\.|previous\.)?meta:/,
   /^keys (\[\]\.|previous\.)?_links/,
   /^value (\[\]\.|previous\.)?tags$/,
@@ -165,6 +167,7 @@ function record() {
     const listed = documentedRows(name, found);
     return listed ? [listed] : [];
   });
+  writeFileSync(path.join(tmpdir(), 'backlot-wordpress-differences.json'), JSON.stringify(measured, null, 2));
   const file = path.join(tmpdir(), 'backlot-wordpress-differences.md');
   writeFileSync(file, `| request | WordPress → backlot |\n|---|---|\n${lines.join('\n')}\n`);
   console.log(`recorded ${Object.keys(table).length} probes with differences; table in ${file}`);
