@@ -14,6 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './postgres.js';
@@ -229,7 +230,7 @@ export async function startWordPress(options: { seed?: WordPressSeed } = {}): Pr
   const cached = await cachedData(seed);
   const dir = mkdtempSync(path.join(tmpdir(), 'backlot-wp-'));
   const data = path.join(dir, 'data');
-  cpSync(cached.data, data, { recursive: true });
+  await cp(cached.data, data, { recursive: true });
   const db = await startMariadb(dir, data);
   let php: ChildProcess | undefined;
   try {
@@ -294,13 +295,18 @@ export function requireWordPress() {
   }
 }
 
-/** Starts WordPress and another server side by side; if either fails, the other is stopped before the error. */
+/**
+ * Starts another server, then WordPress; if WordPress fails, the other is closed before the error. One after the
+ * other: WordPress's start-up copies and seeds on this thread, which can starve a database connection attempt.
+ */
 export async function startAlongside<T extends { close(): Promise<void> }>(
   start: () => Promise<T>,
 ): Promise<[TestWordPress, T]> {
-  const [wp, other] = await Promise.allSettled([startWordPress(), start()]);
-  if (wp.status === 'fulfilled' && other.status === 'fulfilled') return [wp.value, other.value];
-  if (wp.status === 'fulfilled') await wp.value.stop();
-  if (other.status === 'fulfilled') await other.value.close();
-  throw wp.status === 'rejected' ? wp.reason : (other as PromiseRejectedResult).reason;
+  const other = await start();
+  try {
+    return [await startWordPress(), other];
+  } catch (error) {
+    await other.close();
+    throw error;
+  }
 }
