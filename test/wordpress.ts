@@ -219,6 +219,32 @@ async function cachedData(seed: WordPressSeed): Promise<{ data: string; password
   return { data: path.join(entry, 'data'), passwords };
 }
 
+/** `php -S` on a free loopback port (another one if the port is taken between choosing and binding it). */
+async function startPhp(docroot: string, socket: string): Promise<{ url: string; server: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    let output = '';
+    const server = spawn(
+      'php',
+      ['-S', url.slice('http://'.length), '-t', docroot, path.join(PHP_FILES, 'router.php')],
+      {
+        env: { ...process.env, BACKLOT_WP_DB_SOCKET: socket, BACKLOT_WP_URL: url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    server.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+    server.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+    try {
+      const answers = async () => (await fetch(`${url}/wp-json/`).catch(() => undefined))?.status === 200;
+      await waitFor('php -S', answers, server, () => output);
+      return { url, server };
+    } catch (error) {
+      server.kill('SIGTERM');
+      if (attempt === 3 || !/Address already in use/.test(output)) throw error;
+    }
+  }
+}
+
 /**
  * Starts WordPress 6.1 from Debian's packages: MariaDB in a temporary directory, the seeded database copied
  * from the cache (built on first use), and `php -S` with a router for pretty permalinks on a free loopback port.
@@ -234,25 +260,12 @@ export async function startWordPress(options: { seed?: WordPressSeed } = {}): Pr
   const db = await startMariadb(dir, data);
   let php: ChildProcess | undefined;
   try {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    sql(db.socket, `UPDATE wordpress.wp_posts SET guid = REPLACE(guid, '${SEED_URL}', '${url}')`);
     const docroot = path.join(dir, 'docroot');
     makeDocroot(docroot);
-    let output = '';
-    php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, path.join(PHP_FILES, 'router.php')], {
-      env: { ...process.env, BACKLOT_WP_DB_SOCKET: db.socket, BACKLOT_WP_URL: url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    php.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-    php.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-    const server = php;
-    await waitFor(
-      'php -S',
-      async () => (await fetch(`${url}/wp-json/`).catch(() => undefined))?.status === 200,
-      server,
-      () => output,
-    );
+    const started = await startPhp(docroot, db.socket);
+    php = started.server;
+    const { url, server } = started;
+    sql(db.socket, `UPDATE wordpress.wp_posts SET guid = REPLACE(guid, '${SEED_URL}', '${url}')`);
     return {
       url,
       adminAppPassword: cached.passwords.admin ?? '',
