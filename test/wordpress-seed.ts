@@ -1,6 +1,7 @@
-import { migrate, openEmbedded } from '../src/platform/database.js';
+import { migrate } from '../src/platform/database.js';
 import { migrations } from '../src/services/content/migrations.js';
 import { contentSettings } from '../src/services/content/settings.js';
+import { createTestDatabase } from './db.js';
 
 /** Backlot's first-start site as test/wordpress/seed.php takes it: what seed.ts wrote, read back out of the tables. */
 export interface WordPressSeed {
@@ -44,11 +45,11 @@ const mysqlDate = (value: unknown) =>
 type Row = Record<string, unknown>;
 
 /**
- * Runs content's migrations on a throwaway embedded database and reads the seed back, so the WordPress twin
+ * Runs content's migrations on a throwaway test database and reads the seed back, so the WordPress twin
  * follows seed.ts without a second copy of it.
  */
 export async function backlotSeed(): Promise<WordPressSeed> {
-  const db = await openEmbedded();
+  const db = await createTestDatabase();
   try {
     await migrate(db, 'content', migrations);
     const rows = async (sql: string) => (await db.query<Row>(sql)).rows;

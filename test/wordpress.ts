@@ -180,8 +180,15 @@ async function buildSeededData(
 }
 
 /** Seeded data directories are cached by everything that shapes them: seed, PHP files, package versions. */
-function cacheKey(seed: WordPressSeed): string {
-  const hash = createHash('sha256').update(JSON.stringify(seed));
+/** Backlot's seed comes from these files (seed.ts has no imports); hashing them avoids reading the seed on a hit. */
+const SEED_SOURCES = ['seed.ts', 'migrations.ts', 'settings.ts'].map(
+  (file) => new URL(`../src/services/content/${file}`, import.meta.url).pathname,
+);
+
+function cacheKey(seed: WordPressSeed | undefined): string {
+  const hash = createHash('sha256');
+  if (seed) hash.update(JSON.stringify(seed));
+  else for (const file of SEED_SOURCES) hash.update(readFileSync(file));
   for (const file of ['seed.php', 'wp-config.php']) hash.update(readFileSync(path.join(PHP_FILES, file)));
   hash.update(wordPressVersion()).update(String(statSync(MARIADBD).mtimeMs));
   return hash.digest('hex').slice(0, 16);
@@ -193,7 +200,10 @@ const cacheRoot = path.join(
   'wordpress',
 );
 
-async function cachedData(seed: WordPressSeed): Promise<{ data: string; passwords: Record<string, string> }> {
+/** The seeded data directory for `seed` (backlot's own when undefined), built on a cache miss. */
+async function cachedData(
+  seed: WordPressSeed | undefined,
+): Promise<{ data: string; passwords: Record<string, string> }> {
   const entry = path.join(cacheRoot, cacheKey(seed));
   if (!existsSync(path.join(entry, 'app-passwords.json'))) {
     // Built under /tmp (mysql cannot enter root's home), then copied next to the entry and renamed into place,
@@ -202,7 +212,11 @@ async function cachedData(seed: WordPressSeed): Promise<{ data: string; password
     mkdirSync(cacheRoot, { recursive: true });
     const partial = mkdtempSync(path.join(cacheRoot, 'partial-'));
     try {
-      const passwords = await buildSeededData(building, path.join(building, 'data'), seed);
+      const passwords = await buildSeededData(
+        building,
+        path.join(building, 'data'),
+        seed ?? (await backlotSeed()),
+      );
       cpSync(path.join(building, 'data'), path.join(partial, 'data'), { recursive: true });
       writeFileSync(path.join(partial, 'app-passwords.json'), JSON.stringify(passwords));
       try {
@@ -252,8 +266,7 @@ async function startPhp(docroot: string, socket: string): Promise<{ url: string;
 export async function startWordPress(options: { seed?: WordPressSeed } = {}): Promise<TestWordPress> {
   const missing = missingWordPressPackages();
   if (missing.length > 0) throw new Error(`WordPress needs apt packages: ${missing.join(' ')}`);
-  const seed = options.seed ?? (await backlotSeed());
-  const cached = await cachedData(seed);
+  const cached = await cachedData(options.seed);
   const dir = mkdtempSync(path.join(tmpdir(), 'backlot-wp-'));
   const data = path.join(dir, 'data');
   await cp(cached.data, data, { recursive: true });
