@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { basic, type ContentTest, startContent } from '../../../test/content.js';
+import {
+  requireWordPress,
+  startAlongside,
+  type TestWordPress,
+  wordPressSkip,
+} from '../../../test/wordpress.js';
+import {
+  type Answer,
+  ask,
+  compareAnswers,
+  type Difference,
+  type Probe,
+  probeName,
+} from '../../../test/wordpress-compare.js';
+import { blockEditorRoutes, notYetBuilt, reads, writes } from '../../../test/wordpress-probes.js';
+
+// WordPress 6.1 from Debian's packages, seeded like backlot's first start (test/wordpress.ts), is the reference:
+// the same requests must get the same statuses, error codes, body keys, types and values, and the same headers
+// (X-WP-Total, X-WP-TotalPages, Link, Allow, Content-Type), except where listed below.
+
+/**
+ * Differences kept on purpose (mirrored in docs/content.md, "Differences from WordPress"). Each matches probes by
+ * name and differences by key (see test/wordpress-compare.ts).
+ */
+const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
+  {
+    probe: /^GET \/wp-json\/wp\/v2\/posts$/,
+    difference: /^(ids \.|header x-wp-totalpages|header link)$/,
+    reason: 'the spec: without per_page the full list comes back (WordPress pages by 10)',
+  },
+  {
+    probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
+    difference: /./,
+    reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
+  },
+];
+
+/** The block editor's routes and namespace: WordPress's own editor uses them; backlot leaves them out on purpose. */
+const blockEditorRoute =
+  /^\/wp-block-editor\/|^\/wp\/v2\/(blocks|block-types|block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|navigation|menus|menu-items|menu-locations|sidebars|widgets|widget-types|themes|plugins)\b|\/autosaves\b/;
+
+/** WordPress's index without the block editor's entries, so the rest of it is compared as it is. */
+function withoutBlockEditor(answer: Answer): Answer {
+  const body = answer.body as { namespaces?: string[]; routes?: Record<string, unknown> };
+  if (!body || typeof body !== 'object' || !body.routes) return answer;
+  const routes = Object.fromEntries(
+    Object.entries(body.routes).filter(([route]) => !blockEditorRoute.test(route)),
+  );
+  const namespaces = body.namespaces?.filter((name) => name !== 'wp-block-editor/v1');
+  return { ...answer, body: { ...body, ...(namespaces && { namespaces }), routes } };
+}
+
+const knownFile = new URL('../../../test/wordpress/known-differences.json', import.meta.url);
+/**
+ * Differences measured and not yet fixed (issue 19), by probe. The test fails when one disappears (remove it)
+ * or a new one appears; `BACKLOT_WPDIFF_RECORD=1` rewrites the file from a run.
+ */
+const known: Record<string, string[]> = JSON.parse(readFileSync(knownFile, 'utf8'));
+const recording = Boolean(process.env.BACKLOT_WPDIFF_RECORD);
+
+const skip = wordPressSkip();
+
+let wordpress: TestWordPress;
+let backlot: ContentTest;
+let wpAuth: Record<string, string>;
+
+before(async () => {
+  if (skip) return;
+  requireWordPress();
+  [wordpress, backlot] = await startAlongside(() => startContent({ listen: true }));
+  wpAuth = Object.fromEntries(
+    Object.entries(wordpress.appPasswords).map(([login, password]) => [login, basic(login, password)]),
+  );
+});
+
+after(async () => {
+  if (recording && Object.keys(measured).length > 0) record();
+  await wordpress?.stop();
+  await backlot?.close();
+});
+
+const measured: Record<string, Difference[]> = {};
+
+async function both(probe: Probe): Promise<[Answer, Answer]> {
+  const wp = withoutBlockEditor(await ask(wordpress.url, wpAuth, probe));
+  const ours = await ask(backlot.url, backlot.auth, probe);
+  return [wp, ours];
+}
+
+/** Sends each probe to both; answers what differs beyond the deliberate list and the known list. */
+async function run(probes: Probe[]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const probe of probes) {
+    let name = probeName(probe);
+    // The same request twice (a second DELETE) is told apart by its turn.
+    for (let turn = 2; name in measured; turn++) name = `${probeName(probe)} #${turn}`;
+    const [wp, ours] = await both(probe);
+    const found = compareAnswers(wp, ours).filter(
+      (d) => !deliberate.some((allowed) => allowed.probe.test(name) && allowed.difference.test(d.key)),
+    );
+    measured[name] = found;
+    const expected = new Set(known[name] ?? []);
+    for (const d of found) {
+      if (!expected.has(d.key)) failures.push(`${name}: new difference ${d.key} (${d.detail})`);
+    }
+    for (const key of expected) {
+      if (!found.some((d) => d.key === key)) {
+        failures.push(`${name}: "${key}" is gone, remove it from known-differences.json`);
+      }
+    }
+  }
+  return failures;
+}
+
+/** Differences seen on most requests: docs/content.md lists them once, above its request-by-request table. */
+const crossCutting = [
+  /^header (allow|cache-control|x-content-type-options|x-robots-tag)$/,
+  /^type (\[\]\.|previous\.)?meta:/,
+  /^keys (\[\]\.|previous\.)?_links/,
+  /^value (\[\]\.|previous\.)?tags$/,
+  /^keys (\.|previous|\[\]): -password -permalink_template -generated_slug/,
+  /^keys (\[\]\.|previous\.)?content: -block_version/,
+  /^keys (\[\]\.)?capabilities/,
+];
+
+/** One row of the docs' table (paths shortened, route descriptions of the index counted), or none. */
+function documentedRows(name: string, found: Difference[]): string | undefined {
+  let rest = found.filter((d) => !crossCutting.some((pattern) => pattern.test(d.key)));
+  const inRoutes = rest.filter((d) => /^(keys|value|type) routes\./.test(d.key));
+  if (inRoutes.length > 0) {
+    rest = rest.filter((d) => !inRoutes.includes(d));
+    rest.push({
+      key: `${inRoutes.length} differences inside the route descriptions`,
+      detail: 'args descriptions, defaults, enums',
+    });
+  }
+  if (rest.length === 0) return undefined;
+  const text = rest
+    .map(({ key, detail }) => {
+      const limit = key.startsWith('header') ? 400 : 160;
+      const shown = key.startsWith('keys routes:')
+        ? ''
+        : detail.length > limit
+          ? `${detail.slice(0, limit - 3)}...`
+          : detail;
+      return shown ? `${key} (${shown})` : key;
+    })
+    .join('; ');
+  const request = name.replace(' /wp-json/wp/v2/', ' /');
+  return `| \`${request}\` | ${text.replaceAll('|', '\\|')} |`;
+}
+
+function record() {
+  const table = Object.fromEntries(
+    Object.entries(measured)
+      .filter(([, found]) => found.length > 0)
+      .map(([name, found]) => [name, found.map((d) => d.key)]),
+  );
+  writeFileSync(knownFile, `${JSON.stringify(table, null, 2)}\n`);
+  const lines = Object.entries(measured).flatMap(([name, found]) => {
+    const listed = documentedRows(name, found);
+    return listed ? [listed] : [];
+  });
+  writeFileSync(path.join(tmpdir(), 'backlot-wordpress-differences.json'), JSON.stringify(measured, null, 2));
+  const file = path.join(tmpdir(), 'backlot-wordpress-differences.md');
+  writeFileSync(file, `| request | WordPress → backlot |\n|---|---|\n${lines.join('\n')}\n`);
+  console.log(`recorded ${Object.keys(table).length} probes with differences; table in ${file}`);
+}
+
+test('reads of the seeded site answer as WordPress 6.1 does, except the listed differences', {
+  skip,
+}, async () => {
+  assert.match(wordpress.version, /^6\.1\./);
+  // The two sites are seeded the same: the published count agrees before anything else is compared.
+  const [wp, ours] = await both({ method: 'GET', path: '/wp-json/wp/v2/posts?per_page=1' });
+  assert.equal(wp.headers['x-wp-total'], '19');
+  assert.equal(ours.headers['x-wp-total'], '19');
+  const failures = await run(reads);
+  if (!recording) assert.deepEqual(failures, []);
+});
+
+test('writes and what they stored answer as WordPress does, except the listed differences', {
+  skip,
+}, async () => {
+  const failures = await run(writes);
+  if (!recording) assert.deepEqual(failures, []);
+});
+
+test('routes content has not built yet are still missing (move a probe out once its route exists)', {
+  skip,
+}, async () => {
+  for (const probe of notYetBuilt) {
+    const [wp, ours] = await both(probe);
+    const name = probeName(probe);
+    assert.notEqual((wp.body as { code?: string }).code, 'rest_no_route', `WordPress serves ${name}`);
+    assert.equal(ours.status, 404, name);
+    assert.equal((ours.body as { code?: string }).code, 'rest_no_route', name);
+  }
+});
+
+test('summary: how many requests differ, and in what', { skip }, (t) => {
+  const all = Object.values(measured);
+  const statusOrCode = all.filter((found) => found.some((d) => /^(status|code) /.test(d.key))).length;
+  t.diagnostic(
+    `${all.length} requests compared: ${all.filter((f) => f.length === 0).length} answer the same,`,
+  );
+  t.diagnostic(
+    `${statusOrCode} differ in status or error code; ${notYetBuilt.length} more are on routes not built yet`,
+  );
+  assert.equal(all.length, reads.length + writes.length);
+});
+
+test('block editor routes: WordPress serves them, backlot leaves them out on purpose', { skip }, async () => {
+  for (const probe of blockEditorRoutes) {
+    const [wp, ours] = await both(probe);
+    const name = probeName(probe);
+    assert.equal(wp.status, 200, `WordPress ${name}`);
+    assert.equal((ours.body as { code?: string }).code, 'rest_no_route', name);
+  }
+});
