@@ -10,7 +10,7 @@ import {
 } from '../../../test/wordpress.js';
 
 // The clients people point at a WordPress stand-in, unchanged, against a real WordPress 6.1 and against backlot:
-// the same calls must give the same results. wpapi is a devDependency; @wordpress/api-fetch runs when installed.
+// the same calls must give the same results. wpapi and @wordpress/api-fetch are devDependencies.
 
 // wpapi ships CommonJS without types.
 const WPAPI = createRequire(import.meta.url)('wpapi');
@@ -139,18 +139,10 @@ describe('wpapi 1.2.2', { skip }, () => {
   });
 });
 
-/**
- * @wordpress/api-fetch is not a dependency yet (add `@wordpress/api-fetch@7.56.0`, engines node >=18.12.0):
- * until it is installed these tests skip. Its default handler calls `window.fetch`, so Node needs a fetch handler.
- */
-const apiFetchPackage = '@wordpress/api-fetch';
-// biome-ignore lint/suspicious/noExplicitAny: api-fetch is loaded only when installed, without its types.
-const apiFetch: any = await import(apiFetchPackage).then(
-  (module) => module.default,
-  () => undefined,
-);
-const apiFetchSkip =
-  skip || (apiFetch ? false : `${apiFetchPackage} is not installed (npm i -D ${apiFetchPackage}@7.56.0)`);
+// Its default handler calls `window.fetch`, so Node needs a fetch handler. Its types describe the CommonJS build
+// (default export one level down) while Node loads its ES build, whose default export is the function.
+type ApiFetch = typeof import('@wordpress/api-fetch').default;
+const apiFetch = (await import('@wordpress/api-fetch')).default as unknown as ApiFetch;
 
 let target: Side;
 /** The Node fetch handler: what api-fetch's default handler does with `window.fetch`, plus Basic auth. */
@@ -174,7 +166,7 @@ async function nodeFetchHandler(options: Json) {
   return response.status === 204 ? null : response.json();
 }
 
-describe('@wordpress/api-fetch with a fetch handler for Node', { skip: apiFetchSkip }, () => {
+describe('@wordpress/api-fetch with a fetch handler for Node', { skip }, () => {
   before(() => apiFetch.setFetchHandler(nodeFetchHandler));
   const call = <T>(options: Json) =>
     onBoth<T>((side) => {
@@ -192,8 +184,12 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip: apiFetchS
   test('creates and updates a post (PUT goes out as POST with X-HTTP-Method-Override)', async () => {
     const [wp, ours] = await onBoth(async (side) => {
       target = side;
-      const created = await apiFetch({ path: '/wp/v2/posts', method: 'POST', data: { title: 'api-fetch' } });
-      const updated = await apiFetch({
+      const created = await apiFetch<Json>({
+        path: '/wp/v2/posts',
+        method: 'POST',
+        data: { title: 'api-fetch' },
+      });
+      const updated = await apiFetch<Json>({
         path: `/wp/v2/posts/${created.id}`,
         method: 'PUT',
         data: { title: 'PUT' },
@@ -206,7 +202,7 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip: apiFetchS
   test('reads the signed-in user and refuses an unknown post with its code', async () => {
     const [wp, ours] = await onBoth(async (side) => {
       target = side;
-      const me = await apiFetch({ path: '/wp/v2/users/me' });
+      const me = await apiFetch<Json>({ path: '/wp/v2/users/me' });
       return { me: me.id, missing: await errorOf(apiFetch({ path: '/wp/v2/posts/999' })) };
     });
     assert.deepEqual(ours, wp);
