@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { defaultVpcUuid, findImage, findRegion, findSize } from './catalog.js';
+import { defaultVpcUuid, findRegion, findSize, type Image } from './catalog.js';
 import { unprocessable } from './errors.js';
 import type { CreateBody } from './schemas.js';
 import type { NewMachine } from './store.js';
@@ -15,6 +15,8 @@ const DEFAULT_REGION = 'nyc3';
 export function parseCreateRequest(
   body: Static<typeof CreateBody>,
   title: string,
+  /** The image `body.image` names (a catalog image, or a snapshot or backup), looked up by the caller. */
+  image: Image | undefined,
 ): { multiple: boolean; machines: NewMachine[] } {
   const invalid = (field: string) =>
     unprocessable(`You specified an invalid ${field} for ${title} creation.`);
@@ -38,7 +40,6 @@ export function parseCreateRequest(
   const size = findSize(body.size);
   if (!size) throw invalid('size');
   if (body.image === undefined || body.image === '') throw required('image');
-  const image = findImage(body.image);
   if (!image) throw invalid('image');
 
   let regionSlug: string;
@@ -86,6 +87,8 @@ export function parseCreateRequest(
       ipv6: body.ipv6 === true,
       vpcUuid,
       userData,
+      sshKeyIds: [],
+      volumeIds: [],
     })),
   };
 }
