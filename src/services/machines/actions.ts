@@ -17,7 +17,14 @@ import {
   MachineActionParams,
 } from './schemas.js';
 import type { MachinesSettings } from './settings.js';
-import { type ActionRow, findAction, listMachines, type MachineRow, machineColumns } from './store.js';
+import {
+  type ActionRow,
+  findAction,
+  isRowId,
+  listMachines,
+  type MachineRow,
+  machineColumns,
+} from './store.js';
 
 type Body = Parameters<typeof actionParams>[2];
 
@@ -30,6 +37,7 @@ async function startAction(
   w: Word,
 ): Promise<ActionRow | undefined> {
   return db.transaction(async (tx) => {
+    if (!isRowId(id)) return undefined;
     const { rows } = await tx.query<MachineRow>(
       `SELECT ${machineColumns} FROM machines.machines m WHERE m.id = $1 FOR UPDATE`,
       [id],
@@ -161,6 +169,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
 }
 
 async function machineExists(db: Queryable, id: number): Promise<boolean> {
+  if (!isRowId(id)) return false;
   const { rows } = await db.query('SELECT 1 FROM machines.machines WHERE id = $1', [id]);
   return rows.length > 0;
 }

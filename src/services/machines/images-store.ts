@@ -1,10 +1,11 @@
 import type { Queryable } from '../../platform/database.js';
-import type { UserImageRow } from './store.js';
+import { isRowId, type UserImageRow } from './store.js';
 
 const columns =
   'id, name, type, machine_id, base_image_id, region, min_disk_size, size_gigabytes, tags, created_at';
 
 export async function findUserImage(db: Queryable, id: number): Promise<UserImageRow | undefined> {
+  if (!isRowId(id)) return undefined;
   const { rows } = await db.query<UserImageRow>(`SELECT ${columns} FROM machines.images WHERE id = $1`, [id]);
   return rows[0];
 }

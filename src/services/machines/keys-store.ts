@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/database.js';
+import { isRowId } from './store.js';
 
 export interface KeyRow {
   id: number;
@@ -9,11 +10,16 @@ export interface KeyRow {
 
 const columns = 'id, name, public_key, fingerprint';
 
-/** A key is named by its numeric id or its MD5 fingerprint (`aa:bb:…`). */
+/** A key is named by its numeric id or its MD5 fingerprint (`aa:bb:…`); anything else names none. */
 function byRef(ref: string | number): [string, unknown] {
-  return typeof ref === 'number' || /^\d{1,10}$/.test(ref)
-    ? ['id = $1', Number(ref)]
-    : ['fingerprint = $1', String(ref).toLowerCase()];
+  if (typeof ref === 'number' || /^\d+$/.test(ref)) {
+    const id = Number(ref);
+    return isRowId(id) ? ['id = $1', id] : ['false AND $1::int IS NULL', null];
+  }
+  const fingerprint = String(ref).toLowerCase();
+  return /^([0-9a-f]{2}:){15}[0-9a-f]{2}$/.test(fingerprint)
+    ? ['fingerprint = $1', fingerprint]
+    : ['false AND $1::text IS NULL', null];
 }
 
 export async function findKey(db: Queryable, ref: string | number): Promise<KeyRow | undefined> {

@@ -41,7 +41,7 @@ import {
   listMachines,
 } from './store.js';
 import { tagRoutes } from './tags.js';
-import { parseCreateRequest } from './validate.js';
+import { containsNul, parseCreateRequest } from './validate.js';
 import { volumeRoutes } from './volumes.js';
 
 // The provider's machine deletes answer 204 with a JSON content type (its other 204s carry none).
@@ -256,7 +256,11 @@ export function machinesRoutes(
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       if (body === '' && request.method !== 'POST') return done(null, undefined);
-      jsonBodyParser.call(app, request, body as string, done);
+      jsonBodyParser.call(app, request, body as string, (error, value) => {
+        if (!error && containsNul(value))
+          return done(unprocessable('Text fields must not contain NUL characters.'), undefined);
+        done(error, value);
+      });
     });
     app.addHook('onRequest', guard(db, settings, limiter));
     app.addHook('preSerialization', async (request, reply, payload: unknown) => {

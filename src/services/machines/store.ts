@@ -79,6 +79,9 @@ export interface TokenRow {
 
 export class LimitExceeded extends Error {}
 
+/** Ids are PostgreSQL integers: a larger number names nothing (and must not reach a query, where it is an error). */
+export const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+
 /** A machine with what other tables say about it (volumes, snapshots, backups, the image it was built from). */
 export const machineColumns = `m.id, m.name, m.region, m.size, m.image_id, m.tags, m.features, m.ipv6, m.vpc_uuid,
   m.created_at, m.power, m.disk, m.kernel_id, m.backup_policy,
@@ -172,6 +175,7 @@ export async function listMachines(
 }
 
 export async function findMachine(db: Queryable, id: number): Promise<MachineRow | undefined> {
+  if (!isRowId(id)) return undefined;
   const { rows } = await db.query<MachineRow>(
     `SELECT ${machineColumns} FROM machines.machines m WHERE m.id = $1`,
     [id],
@@ -181,6 +185,7 @@ export async function findMachine(db: Queryable, id: number): Promise<MachineRow
 
 // Volumes are detached and snapshots kept when their machine goes, as the provider does.
 export async function deleteMachine(db: Database, id: number): Promise<boolean> {
+  if (!isRowId(id)) return false;
   return db.transaction(async (tx) => {
     const { rowCount } = await tx.query('DELETE FROM machines.machines WHERE id = $1', [id]);
     await tx.query('UPDATE machines.volumes SET machine_id = NULL WHERE machine_id = $1', [id]);
@@ -201,6 +206,7 @@ export async function deleteMachinesByTag(db: Database, tag: string): Promise<nu
 }
 
 export async function findAction(db: Queryable, id: number): Promise<ActionRow | undefined> {
+  if (!isRowId(id)) return undefined;
   const { rows } = await db.query<ActionRow>(`SELECT ${actionColumns} FROM machines.actions WHERE id = $1`, [
     id,
   ]);

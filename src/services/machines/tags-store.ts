@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../platform/database.js';
+import { isRowId } from './store.js';
 
 export type TaggableType = 'droplet' | 'image' | 'volume';
 
@@ -92,6 +93,7 @@ export async function changeTagging(
       const tag = await tx.query('SELECT 1 FROM machines.tags WHERE name = $1 FOR UPDATE', [name]);
       if (tag.rows.length === 0) return false;
       for (const r of resources) {
+        if (r.type !== 'volume' && !isRowId(Number(r.id))) throw new MissingResource();
         const { table, id } = tables[r.type];
         const change = add
           ? 'CASE WHEN tags @> ARRAY[$1]::text[] THEN tags ELSE array_append(tags, $1) END'
