@@ -7,8 +7,8 @@ import { isoSeconds } from './present.js';
 import { paginated, type TypedApp, type Word } from './routing.js';
 import {
   CatalogQuery,
-  errorResponses,
   envelopes,
+  errorResponses,
   IdParams,
   KernelSchema,
   Meta,
