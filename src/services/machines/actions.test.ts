@@ -99,7 +99,7 @@ describe('droplet actions', () => {
   });
 
   test('rename, rebuild, snapshot, kernel, IPv6, private networking, backups, restore, password reset', async () => {
-    const id = await newMachine({}, 'droplets');
+    const id = await newMachine({ region: 'sfo3' }, 'droplets');
     await acted(id, { type: 'rename', name: 'web-renamed' }, 'droplets');
     assert422(
       await act(id, { type: 'rename', name: 'bad name' }, 'droplets'),
@@ -168,7 +168,7 @@ describe('droplet actions', () => {
     assert.equal(snapshots.meta.total, 1);
     assert.equal(snapshots.snapshots[0].name, 'golden');
     assert.equal(snapshots.snapshots[0].type, 'snapshot');
-    assert.deepEqual(snapshots.snapshots[0].regions, ['nyc3']);
+    assert.deepEqual(snapshots.snapshots[0].regions, ['sfo3']);
     assert.equal(snapshots.snapshots[0].min_disk_size, 25);
     const backups = (await call('GET', `/v2/droplets/${id}/backups`)).json();
     assert.equal(backups.backups[0].type, 'backup');
@@ -184,13 +184,20 @@ describe('droplet actions', () => {
     assert.equal(after.next_backup_window, null);
     assert.equal(after.backup_ids.length, 1, 'existing backups are kept');
 
-    // A new machine from the snapshot shows it as its image.
-    const copy = await newMachine({ name: 'copy', image: snapshots.snapshots[0].id });
+    // A new machine from the snapshot shows it as its image, and is made in the snapshot's region.
+    const elsewhere = await call('POST', '/v2/machines', {
+      ...validCreate,
+      region: 'ams3',
+      image: snapshots.snapshots[0].id,
+    });
+    assert422(elsewhere, `The image ${snapshots.snapshots[0].id} is not available in region ams3.`);
+    const copy = await newMachine({ name: 'copy', region: undefined, image: snapshots.snapshots[0].id });
     const copied = await machine(copy);
     assert.equal(copied.image.id, snapshots.snapshots[0].id);
     assert.equal(copied.image.type, 'snapshot');
     assert.equal(copied.image.public, false);
     assert.equal(copied.image.distribution, 'Debian');
+    assert.equal(copied.region.slug, 'sfo3');
 
     const listed = (await call('GET', `/v2/droplets/${id}/actions?per_page=3`)).json();
     assert.equal(listed.meta.total, 12);

@@ -53,11 +53,16 @@ export function parseCreateRequest(
 
   let regionSlug: string;
   if (body.region === undefined || body.region === '') {
-    regionSlug = size.regions.includes(DEFAULT_REGION) ? DEFAULT_REGION : (size.regions[0] as string);
+    // A snapshot or backup exists in one region: a machine made from it goes there.
+    const preferred = image.public ? DEFAULT_REGION : (image.regions[0] as string);
+    regionSlug = size.regions.includes(preferred) ? preferred : (size.regions[0] as string);
   } else {
     const region = findRegion(body.region);
     if (!region) throw invalid('region');
     regionSlug = region.slug;
+  }
+  if (!image.regions.includes(regionSlug)) {
+    throw unprocessable(`The image ${image.id} is not available in region ${regionSlug}.`);
   }
   if (!size.regions.includes(regionSlug)) {
     throw unprocessable(
