@@ -76,6 +76,8 @@ export function guard(db: Database, settings: MachinesSettings, limiter: LoginLi
     });
     if (used.hour > settings.ratePerHour || used.minute > settings.ratePerMinute) {
       const retryAfter = used.hour > settings.ratePerHour ? hourStart + 3600 - now : minuteStart + 60 - now;
+      // Refused for a burst, nothing can be spent now: the hourly budget left would invite a retry loop.
+      reply.header('ratelimit-remaining', 0);
       reply.header('retry-after', Math.max(1, retryAfter));
       return reply.code(429).send({ ...tooManyRequestsBody, request_id: request.id });
     }

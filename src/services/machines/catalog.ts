@@ -27,7 +27,7 @@ export interface Image {
   id: number;
   name: string;
   distribution: string;
-  slug: string;
+  slug: string | null;
   public: boolean;
   regions: string[];
   created_at: string;
@@ -101,7 +101,8 @@ const imageRows: [number, string, string, string, number, number, string][] = [
   [160_000_006, 'fedora-40-x64', 'Fedora', '40 x64', 7, 0.95, '2024-04-24T14:00:01Z'],
   [160_000_007, 'centos-stream-9-x64', 'CentOS', 'Stream 9 x64', 10, 1.33, '2022-03-02T19:38:01Z'],
   [160_000_008, 'rockylinux-9-x64', 'Rocky Linux', '9 x64', 10, 1.12, '2022-07-18T20:05:49Z'],
-  [160_000_009, 'almalinux-9-x64', 'AlmaLinux', '9 x64', 10, 1.1, '2022-06-01T18:39:42Z'],
+  // The provider's document lists no AlmaLinux distribution, so FreeBSD takes the ninth place.
+  [160_000_009, 'freebsd-14-x64-ufs', 'FreeBSD', '14.1 ufs x64', 20, 1.41, '2024-06-05T14:12:44Z'],
 ];
 
 export const images: Image[] = imageRows.map(([id, slug, distribution, name, minDisk, gb, created]) => ({
@@ -120,6 +121,22 @@ export const images: Image[] = imageRows.map(([id, slug, distribution, name, min
   status: 'available',
   error_message: '',
 }));
+
+export interface Kernel {
+  id: number;
+  name: string;
+  version: string;
+}
+
+/** Kernels a machine may switch to (`change_kernel`); machines start on the image's internal kernel (null). */
+export const kernels: Kernel[] = [
+  [7515, 'DigitalOcean GrubLoader v0.2 (20160714)', '2016.07.13-DigitalOcean_loader_Ubuntu'],
+  [8125, 'Ubuntu 24.04 x64 vmlinuz-6.8.0-31-generic', '6.8.0-31-generic'],
+  [8126, 'Ubuntu 22.04 x64 vmlinuz-5.15.0-107-generic', '5.15.0-107-generic'],
+  [8127, 'Debian 12 x64 vmlinuz-6.1.0-21-amd64', '6.1.0-21-amd64'],
+].map(([id, name, version]) => ({ id: id as number, name: name as string, version: version as string }));
+
+export const findKernel = (id: number) => kernels.find((k) => k.id === id);
 
 export const findRegion = (slug: string) => regions.find((r) => r.slug === slug);
 export const findSize = (slug: string) => sizes.find((s) => s.slug === slug);

@@ -1,5 +1,5 @@
-import { findImage, findRegion, findSize, regionIndex } from './catalog.js';
-import type { ActionRow, MachineRow } from './store.js';
+import { findImage, findKernel, findRegion, findSize, type Image, regionIndex } from './catalog.js';
+import type { ActionRow, MachineRow, UserImageRow } from './store.js';
 
 /** ISO 8601 with seconds and `Z`, as the provider writes timestamps. */
 export const isoSeconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
@@ -38,7 +38,8 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
   const v6: NetworkInterface[] = row.ipv6
     ? [
         {
-          ip_address: `2001:db8:${(r + 1).toString(16)}::${row.id.toString(16)}`,
+          // The id's 32 bits as two groups: a group holds at most four hex digits.
+          ip_address: `2001:db8:${(r + 1).toString(16)}::${(row.id >>> 16).toString(16)}:${(row.id & 0xffff).toString(16)}`,
           netmask: 64,
           gateway: `2001:db8:${(r + 1).toString(16)}::1`,
           type: 'public',
@@ -53,23 +54,23 @@ export function presentMachine(row: MachineRow, provisionMs: number, withVpc = t
   const active = isProvisioned(row.created_at, provisionMs);
   const size = findSize(row.size);
   const region = findRegion(row.region);
-  const image = findImage(row.image_id);
+  const image = row.user_image ? presentUserImage(row.user_image) : findImage(row.image_id);
   if (!size || !region || !image) throw new Error(`machine ${row.id} refers to a value not in the catalog`);
   return {
     id: row.id,
     name: row.name,
     memory: size.memory,
     vcpus: size.vcpus,
-    disk: size.disk,
+    disk: row.disk ?? size.disk,
     locked: false,
-    status: active ? 'active' : 'new',
-    kernel: null,
+    status: !active ? 'new' : row.power === 'off' ? 'off' : 'active',
+    kernel: row.kernel_id === null ? null : (findKernel(row.kernel_id) ?? null),
     created_at: isoSeconds(row.created_at),
     features: row.features,
-    backup_ids: [],
-    snapshot_ids: [],
-    volume_ids: [],
-    next_backup_window: null,
+    backup_ids: row.backup_ids,
+    snapshot_ids: row.snapshot_ids,
+    volume_ids: row.volume_ids,
+    next_backup_window: row.features.includes('backups') ? nextBackupWindow(new Date()) : null,
     image,
     size,
     size_slug: size.slug,
@@ -77,6 +78,33 @@ export function presentMachine(row: MachineRow, provisionMs: number, withVpc = t
     region,
     tags: row.tags,
     ...(withVpc ? { vpc_uuid: row.vpc_uuid } : {}),
+  };
+}
+
+/** Backups run in the 4-hour window that starts at the next midnight UTC. */
+function nextBackupWindow(now: Date) {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  return { start: isoSeconds(start), end: isoSeconds(new Date(start.getTime() + 4 * 3600_000)) };
+}
+
+/** A snapshot or backup as an image: private, in its region, described by the image it was taken of. */
+export function presentUserImage(row: UserImageRow): Image {
+  const base = findImage(row.base_image_id);
+  return {
+    id: row.id,
+    name: row.name,
+    distribution: base?.distribution ?? 'Unknown',
+    slug: null,
+    public: false,
+    regions: [row.region],
+    created_at: isoSeconds(new Date(row.created_at)),
+    min_disk_size: row.min_disk_size,
+    type: row.type,
+    size_gigabytes: Number(row.size_gigabytes),
+    description: base ? `${base.description} snapshot` : '',
+    tags: row.tags,
+    status: 'available',
+    error_message: '',
   };
 }
 

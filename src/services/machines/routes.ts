@@ -1,24 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { publicOrigin } from '../../platform/request.js';
+import { accountRoutes } from './account.js';
+import { accountActionRoutes, machineActionRoutes } from './actions.js';
+import { settleActions } from './actions-store.js';
 import { guard } from './auth.js';
-import { images, regions, sizes } from './catalog.js';
+import { regions, sizes } from './catalog.js';
+import { resolveCreateReferences } from './create-references.js';
 import { badRequest, notFound, unprocessable } from './errors.js';
-import { presentAction, presentMachine } from './present.js';
+import { imageRoutes, resolveImage } from './images.js';
+import { keyRoutes } from './keys.js';
+import { machineExtraRoutes } from './machine-extras.js';
+import { presentMachine } from './present.js';
+import { page, pageLinks, paginated, type TypedApp, type Word, words } from './routing.js';
 import {
-  ActionSchema,
   CatalogQuery,
   CreateBody,
   DeleteByTagQuery,
@@ -26,8 +25,6 @@ import {
   envelopes,
   errorResponses,
   IdParams,
-  ImageSchema,
-  ImagesQuery,
   ListQuery,
   Meta,
   PageLinks,
@@ -39,65 +36,18 @@ import {
   createMachines,
   deleteMachine,
   deleteMachinesByTag,
-  findAction,
   findMachine,
   LimitExceeded,
   listMachines,
 } from './store.js';
-import { parseCreateRequest } from './validate.js';
+import { tagRoutes } from './tags.js';
+import { containsNul, parseCreateRequest } from './validate.js';
+import { volumeRoutes } from './volumes.js';
 
-const MAX_PER_PAGE = 200;
+// The provider's machine deletes answer 204 with a JSON content type (its other 204s carry none).
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-type TypedApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-function page(query: { page?: number; per_page?: number }) {
-  const perPage = Math.min(query.per_page ?? 20, MAX_PER_PAGE);
-  const current = query.page ?? 1;
-  return { page: current, perPage, offset: (current - 1) * perPage };
-}
-
-/** `links.pages` with first/prev/next/last where they apply; `{}` when everything fits on one page. */
-function pageLinks(request: FastifyRequest, total: number, current: number, perPage: number) {
-  const last = Math.max(1, Math.ceil(total / perPage));
-  const url = new URL(request.url, publicOrigin(request));
-  const at = (n: number) => {
-    url.searchParams.set('page', String(n));
-    url.searchParams.set('per_page', String(perPage));
-    return url.toString();
-  };
-  const pages: Record<string, string> = {};
-  if (current > 1) {
-    pages.first = at(1);
-    pages.prev = at(Math.min(current - 1, last));
-  }
-  if (current < last) {
-    pages.next = at(current + 1);
-    pages.last = at(last);
-  }
-  return Object.keys(pages).length ? { pages } : {};
-}
-
-function paginated<T>(request: FastifyRequest, items: T[], query: { page?: number; per_page?: number }) {
-  const p = page(query);
-  return {
-    items: items.slice(p.offset, p.offset + p.perPage),
-    links: pageLinks(request, items.length, p.page, p.perPage),
-    meta: { total: items.length },
-  };
-}
-
-const words = [
-  { singular: 'machine', plural: 'machines', title: 'Machine', tag: 'machines' },
-  { singular: 'droplet', plural: 'droplets', title: 'Droplet', tag: 'droplets (original word)' },
-] as const;
-
-function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, w: (typeof words)[number]) {
+function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, w: Word) {
   const { one, created, list } = envelopes(w.singular, w.plural);
   const tags = [w.tag];
 
@@ -113,7 +63,13 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
       },
     },
     async (request, reply) => {
-      const wanted = parseCreateRequest(request.body, w.title);
+      const body = request.body;
+      const image =
+        body.image === undefined || body.image === '' ? undefined : await resolveImage(db, body.image);
+      const wanted = parseCreateRequest(body, w.title, image);
+      const region = wanted.machines[0]?.region as string;
+      const refs = await resolveCreateReferences(db, body, region, wanted.machines.length, w.title);
+      for (const m of wanted.machines) Object.assign(m, refs);
       try {
         const result = await createMachines(db, wanted.machines, {
           limit: settings.limit,
@@ -143,7 +99,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
       config: { scope: 'machine:read' },
       schema: {
         tags,
-        summary: `List ${w.plural}, optionally only those with a tag`,
+        summary: `List ${w.plural}; filters: tag_name, name, type (droplets or gpus)`,
         querystring: ListQuery,
         response: { 200: list, ...errorResponses },
       },
@@ -151,8 +107,11 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
     async (request) => {
       const p = page(request.query);
       const { rows, total } = await listMachines(db, {
-        // An empty tag_name, as some clients send by default, means no filter.
+        // An empty tag_name or name, as some clients send by default, means no filter.
         tag: request.query.tag_name || undefined,
+        name: request.query.name || undefined,
+        // No size here has a GPU, so `type=gpus` lists none.
+        none: request.query.type === 'gpus',
         limit: p.perPage,
         offset: p.offset,
       });
@@ -188,14 +147,14 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
       config: { scope: 'machine:delete' },
       schema: {
         tags,
-        summary: `Delete one ${w.singular}`,
+        summary: `Delete one ${w.singular} (its volumes are detached, its snapshots kept)`,
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
     },
     async (request, reply) => {
       if (!(await deleteMachine(db, Number(request.params.id)))) throw notFound();
-      return reply.code(204).send(null);
+      return reply.code(204).header('content-type', JSON_TYPE).send();
     },
   );
 
@@ -214,7 +173,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
       const tag = request.query.tag_name;
       if (!tag) throw badRequest(`tag_name is required to delete ${w.plural} by tag`);
       await deleteMachinesByTag(db, tag);
-      return reply.code(204).send(null);
+      return reply.code(204).header('content-type', JSON_TYPE).send();
     },
   );
 }
@@ -257,67 +216,31 @@ function catalogRoutes(app: TypedApp) {
       return { sizes: items, links, meta };
     },
   );
-  app.get(
-    '/v2/images',
-    {
-      schema: {
-        tags,
-        summary: 'Images (all are public distribution images)',
-        querystring: ImagesQuery,
-        response: {
-          200: Type.Object({ images: Type.Array(ImageSchema), links: PageLinks, meta: Meta }),
-          ...errorResponses,
-        },
-      },
-    },
-    async (request) => {
-      const type = request.query.type;
-      const shown = type === undefined || type === 'distribution' ? images : [];
-      const { items, links, meta } = paginated(request, shown, request.query);
-      return { images: items, links, meta };
-    },
-  );
-}
-
-function actionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
-  app.get(
-    '/v2/actions/:id',
-    {
-      schema: {
-        tags: ['actions'],
-        summary: 'An action (every create links to its actions)',
-        params: IdParams,
-        response: { 200: Type.Object({ action: ActionSchema }), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const action = await findAction(db, Number(request.params.id));
-      if (!action) throw notFound();
-      return { action: presentAction(action, settings.provisionMs) };
-    },
-  );
 }
 
 function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-    // The API takes JSON only; a text/plain body is refused (415) rather than read as a string.
-    app.removeContentTypeParser('text/plain');
-    // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included.
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '' && request.method !== 'POST') return done(null, undefined);
-      jsonBodyParser.call(app, request, body as string, done);
-    });
-    for (const w of words) machineRoutes(app, db, settings, w);
+    // Actions that completed since the last request take effect before anything is read or changed.
+    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs));
+    for (const w of words) {
+      machineRoutes(app, db, settings, w);
+      machineActionRoutes(app, db, settings, w);
+      machineExtraRoutes(app, db, w);
+    }
     catalogRoutes(app);
-    actionRoutes(app, db, settings);
+    imageRoutes(app, db);
+    accountActionRoutes(app, db, settings);
+    accountRoutes(app, db, settings);
+    keyRoutes(app, db);
+    tagRoutes(app, db);
+    volumeRoutes(app, db, settings);
   };
 }
 
 /**
- * The service's routes. The outer plugin shares the root context (skip-override) so the bearer guard and the
- * `request_id` in error bodies also cover the platform's 404, 400, 413 and 415 answers.
+ * The service's routes. The outer plugin shares the root context (skip-override) so the bearer guard, the body
+ * parser and the `request_id` in error bodies also cover the platform's 404, 400, 413 and 415 answers.
  */
 export function machinesRoutes(
   db: Database,
@@ -326,6 +249,19 @@ export function machinesRoutes(
 ): FastifyPluginAsync {
   const plugin: FastifyPluginAsync = async (app) => {
     app.addSchema(ErrorSchema);
+    // The API takes JSON only; a text/plain body is refused (415) rather than read as a string.
+    app.removeContentTypeParser('text/plain');
+    // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included; registered at
+    // the root so an unknown route is a 404, not a 400 for the empty body.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '' && request.method !== 'POST') return done(null, undefined);
+      jsonBodyParser.call(app, request, body as string, (error, value) => {
+        if (!error && containsNul(value))
+          return done(unprocessable('Text fields must not contain NUL characters.'), undefined);
+        done(error, value);
+      });
+    });
     app.addHook('onRequest', guard(db, settings, limiter));
     app.addHook('preSerialization', async (request, reply, payload: unknown) => {
       if (reply.statusCode < 400 || !payload || typeof payload !== 'object') return payload;

@@ -40,7 +40,7 @@ export const ImageSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   distribution: Type.String(),
-  slug: Type.String(),
+  slug: Type.Union([Type.String(), Type.Null()]),
   public: Type.Boolean(),
   regions: Type.Array(Type.String()),
   created_at: Type.String(),
@@ -52,6 +52,8 @@ export const ImageSchema = Type.Object({
   status: Type.String(),
   error_message: Type.String(),
 });
+
+export const KernelSchema = Type.Object({ id: Type.Integer(), name: Type.String(), version: Type.String() });
 
 const NetworkInterface = Type.Object({
   ip_address: Type.String(),
@@ -67,14 +69,14 @@ export const MachineSchema = Type.Object({
   vcpus: Type.Integer(),
   disk: Type.Integer(),
   locked: Type.Boolean(),
-  status: Type.Union([Type.Literal('new'), Type.Literal('active')]),
-  kernel: Type.Null(),
+  status: Type.Union([Type.Literal('new'), Type.Literal('active'), Type.Literal('off')]),
+  kernel: Type.Union([KernelSchema, Type.Null()]),
   created_at: Type.String({ description: 'ISO 8601, seconds, UTC' }),
   features: Type.Array(Type.String()),
   backup_ids: Type.Array(Type.Integer()),
   snapshot_ids: Type.Array(Type.Integer()),
   volume_ids: Type.Array(Type.String()),
-  next_backup_window: Type.Null(),
+  next_backup_window: Type.Union([Type.Object({ start: Type.String(), end: Type.String() }), Type.Null()]),
   image: ImageSchema,
   size: SizeSchema,
   size_slug: Type.String(),
@@ -92,7 +94,7 @@ export const ActionSchema = Type.Object({
   type: Type.String(),
   started_at: Type.String(),
   completed_at: Type.Union([Type.String(), Type.Null()]),
-  resource_id: Type.Integer(),
+  resource_id: Type.Union([Type.Integer(), Type.Null()]),
   resource_type: Type.String(),
   region: Type.Union([RegionSchema, Type.Null()]),
   region_slug: Type.String(),
@@ -121,9 +123,19 @@ export const PageQuery = {
 
 // A tag never contains NUL, and PostgreSQL text cannot carry one: refused as a bad parameter (was a 500).
 const TagName = Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' }));
-export const ListQuery = Type.Object({ ...PageQuery, tag_name: TagName });
+export const ListQuery = Type.Object({
+  ...PageQuery,
+  tag_name: TagName,
+  name: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
+  type: Type.Optional(Type.Union([Type.Literal('droplets'), Type.Literal('gpus')])),
+});
 export const CatalogQuery = Type.Object(PageQuery);
-export const ImagesQuery = Type.Object({ ...PageQuery, type: Type.Optional(Type.String()) });
+export const ImagesQuery = Type.Object({
+  ...PageQuery,
+  type: Type.Optional(Type.String()),
+  private: Type.Optional(Type.Boolean()),
+  tag_name: TagName,
+});
 export const DeleteByTagQuery = Type.Object({ tag_name: TagName });
 export const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) });
 
@@ -142,7 +154,18 @@ export const CreateBody = Type.Object({
   with_droplet_agent: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   user_data: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   vpc_uuid: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  volumes: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+  // godo sends `[{"id": …}]` (or `{"name": …}`), other clients plain ids.
+  volumes: Type.Optional(
+    Type.Union([
+      Type.Array(
+        Type.Union([
+          Type.String(),
+          Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
+        ]),
+      ),
+      Type.Null(),
+    ]),
+  ),
 });
 
 /** Response envelopes keyed by the resource word (`machine` or `droplet`). */
@@ -163,3 +186,26 @@ export function envelopes(singular: string, plural: string) {
   } as Record<string, TSchema>);
   return { one, created: Type.Union([createdOne, createdMany]), list };
 }
+
+export const ActionBody = Type.Object({
+  type: Type.String(),
+  size: Type.Optional(Type.String()),
+  disk: Type.Optional(Type.Boolean()),
+  image: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+  name: Type.Optional(Type.String()),
+  kernel: Type.Optional(Type.Integer()),
+  backup_policy: Type.Optional(
+    Type.Object({
+      plan: Type.Optional(Type.String()),
+      weekday: Type.Optional(Type.String()),
+      hour: Type.Optional(Type.Integer()),
+    }),
+  ),
+});
+
+export const MachineActionParams = Type.Object({
+  id: Type.String({ pattern: '^[0-9]{1,10}$' }),
+  action_id: Type.String({ pattern: '^[0-9]{1,10}$' }),
+});
+export const ByTagQuery = Type.Object({ tag_name: TagName });
+export const actionList = Type.Object({ actions: Type.Array(ActionSchema), links: PageLinks, meta: Meta });

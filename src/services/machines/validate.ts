@@ -1,8 +1,17 @@
 import type { Static } from '@sinclair/typebox';
-import { defaultVpcUuid, findImage, findRegion, findSize } from './catalog.js';
+import { defaultVpcUuid, findRegion, findSize, type Image } from './catalog.js';
 import { unprocessable } from './errors.js';
 import type { CreateBody } from './schemas.js';
 import type { NewMachine } from './store.js';
+
+/** Whether any string in a parsed JSON body holds a NUL, which PostgreSQL text cannot store. */
+export function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => containsNul(k) || containsNul(v));
+  return false;
+}
 
 const namePattern = /^[a-zA-Z0-9.-]{1,255}$/;
 const tagPattern = /^[a-zA-Z0-9_:-]{1,255}$/;
@@ -15,6 +24,8 @@ const DEFAULT_REGION = 'nyc3';
 export function parseCreateRequest(
   body: Static<typeof CreateBody>,
   title: string,
+  /** The image `body.image` names (a catalog image, or a snapshot or backup), looked up by the caller. */
+  image: Image | undefined,
 ): { multiple: boolean; machines: NewMachine[] } {
   const invalid = (field: string) =>
     unprocessable(`You specified an invalid ${field} for ${title} creation.`);
@@ -38,16 +49,20 @@ export function parseCreateRequest(
   const size = findSize(body.size);
   if (!size) throw invalid('size');
   if (body.image === undefined || body.image === '') throw required('image');
-  const image = findImage(body.image);
   if (!image) throw invalid('image');
 
   let regionSlug: string;
   if (body.region === undefined || body.region === '') {
-    regionSlug = size.regions.includes(DEFAULT_REGION) ? DEFAULT_REGION : (size.regions[0] as string);
+    // A snapshot or backup exists in one region: a machine made from it goes there.
+    const preferred = image.public ? DEFAULT_REGION : (image.regions[0] as string);
+    regionSlug = size.regions.includes(preferred) ? preferred : (size.regions[0] as string);
   } else {
     const region = findRegion(body.region);
     if (!region) throw invalid('region');
     regionSlug = region.slug;
+  }
+  if (!image.regions.includes(regionSlug)) {
+    throw unprocessable(`The image ${image.id} is not available in region ${regionSlug}.`);
   }
   if (!size.regions.includes(regionSlug)) {
     throw unprocessable(
@@ -86,6 +101,8 @@ export function parseCreateRequest(
       ipv6: body.ipv6 === true,
       vpcUuid,
       userData,
+      sshKeyIds: [],
+      volumeIds: [],
     })),
   };
 }
