@@ -1,9 +1,9 @@
-// Shared by the contract tests (it has none of its own): DigitalOcean's OpenAPI document as an Ajv validator.
+// DigitalOcean's OpenAPI document as an Ajv validator.
 import { readFileSync } from 'node:fs';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
-const documentPath = new URL('../../../../shared/oracles/digitalocean-openapi.json', import.meta.url);
+const documentPath = new URL('./digitalocean-openapi.json', import.meta.url);
 
 type Json = Record<string, unknown>;
 
