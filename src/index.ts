@@ -46,6 +46,8 @@ export interface StartedService {
 
 export interface Backlot extends StateControl {
   services: Partial<Record<ServiceId, StartedService>>;
+  /** Where this instance keeps its data (temporary unless `dataDir` was given). */
+  dataDir: string;
   /** The base URL of a started service; throws for one not started. */
   url(id: ServiceId): string;
   /** The requests `id` received, oldest first (the request journal). */
@@ -110,6 +112,7 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
   let closing: Promise<void> | undefined;
   return {
     services: started,
+    dataDir,
     url,
     reset: (ids) => state.reset(ids),
     checkpoint: (name, ids) => state.checkpoint(name, ids),

@@ -52,7 +52,11 @@ export interface RunningService {
 }
 
 /** An operator command's flags, declared as `node:util` `parseArgs` options (`{ name: { type: 'string' } }`). */
-export type CommandFlags = NonNullable<ParseArgsConfig['options']>;
+export interface CommandFlags {
+  [longOption: string]: CommandFlag;
+}
+// Named here: node's own name for it is not exported, and the build's declarations must name every type.
+type CommandFlag = NonNullable<ParseArgsConfig['options']>[string];
 
 type ParsedFlags<F extends CommandFlags> = ReturnType<
   typeof parseArgs<{ options: F; strict: true; allowPositionals: true }>
