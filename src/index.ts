@@ -89,6 +89,14 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
     await removeData();
     throw error;
   }
+  try {
+    // A test may write at once: the first-start state must be recorded before start() returns.
+    await server.seeded;
+  } catch (error) {
+    await server.close();
+    await removeData();
+    throw error;
+  }
   const started: Backlot['services'] = {};
   for (const s of server.services) {
     started[s.id as ServiceId] = {

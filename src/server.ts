@@ -74,6 +74,8 @@ export interface Backlot {
   db: Database;
   /** Reset and checkpoints of the services' data (the programmatic API, the admin API). */
   state: HarnessState;
+  /** Settles once the first-start state of a first start is recorded (see HarnessState.seed). */
+  seeded: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -187,20 +189,18 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     throw failed.reason;
   }
   const state = new HarnessState(services, db, global.dataDir);
-  try {
-    await state.seed();
-  } catch (error) {
-    await closeApps(services);
-    await db.close();
-    throw error;
-  }
+  // Not awaited here: the banner (and readiness) do not wait for it; reset and checkpoints queue behind it.
+  const seeded = state.seed();
+  seeded.catch((err) => logger.warn({ err }, 'recording the first-start state failed; reset will not work'));
   const backlot: Backlot = {
     services,
     db,
     state,
+    seeded,
     async close() {
-      await closeApps(services);
+      // A checkpoint or reset under way finishes first (it uses the services' stores and the database).
       await state.close();
+      await closeApps(services);
       await db.close();
     },
   };
