@@ -1,3 +1,4 @@
+import { checkpointGroups } from './checkpoint-group.js';
 import { databaseGroups } from './database-groups.js';
 import type { BenchGroup } from './lib/context.js';
 import { postsListGroups } from './posts-list-groups.js';
@@ -12,4 +13,5 @@ export const groups: Record<string, BenchGroup> = {
   ...databaseGroups,
   ...startupGroups,
   ...soakGroups,
+  ...checkpointGroups,
 };

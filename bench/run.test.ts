@@ -7,7 +7,17 @@ import { runBench } from './run.js';
 test('every benchmark group runs end to end and its servers answer without errors', async () => {
   const report = await runBench({ groups: [], smoke: true, fromSource: true });
   const seen = new Set(report.rows.map((r) => r.group));
-  for (const group of ['posts', 'list', 'profiles', 'things', 'database', 'growth', 'startup', 'soak']) {
+  for (const group of [
+    'posts',
+    'list',
+    'profiles',
+    'things',
+    'database',
+    'growth',
+    'startup',
+    'soak',
+    'checkpoint',
+  ]) {
     assert.ok(seen.has(group), `group ${group} produced figures`);
   }
   assert.ok(Object.keys(groups).length >= 9);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, globalSettings, loadEnv } from './config.js';
+import { stateUsage } from './harness/usage.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
 import { type ServiceDefinition, type ServiceEntry, UsageError } from './platform/service.js';
@@ -38,6 +39,7 @@ Usage:
   backlot                         serve every API (${serviceIds.join(', ')})
   backlot serve [ids...]          serve only the APIs named
 ${commands.join('\n')}
+${stateUsage.map((line) => `  ${line}`).join('\n')}
 
 Options:
   -p, --port N        port, when one service is served (otherwise <ID>_PORT, e.g. POSTS_PORT=9000)
@@ -157,19 +159,28 @@ async function main(argv: string[]) {
   // Operator commands take their own flags, so they are routed before the serve flags are parsed.
   const commandsOf = first ? findService(first) : undefined;
   if (commandsOf?.commands) return runCommand(commandsOf, argv.slice(1));
+  if (first === 'reset' || first === 'checkpoint') {
+    const { runStateCommand } = await import('./harness/cli.js');
+    return void process.stdout.write(`${await runStateCommand(first, argv.slice(1), loadEnv())}\n`);
+  }
   const { values, positionals } = parse(argv);
   if (values.help) return void process.stdout.write(await help());
   if (values.version) return void process.stdout.write(`${version}\n`);
   const [verb, ...ids] = positionals;
   if (verb === undefined) return serve([], values);
   if (verb === 'serve') return serve(ids, values);
-  throw new ExitError(`unknown command "${verb}" (valid: serve, ${serviceIds.join(', ')}, --help)`, 2);
+  throw new ExitError(
+    `unknown command "${verb}" (valid: serve, reset, checkpoint, ${serviceIds.join(', ')}, --help)`,
+    2,
+  );
 }
 
 main(process.argv.slice(2)).catch((error) => {
   const known = [ConfigError, DatabaseError, UsageError, ExitError].some((type) => error instanceof type);
+  // StateError (harness/state.ts) by name: its module loads only with `reset` and `checkpoint`.
+  const refused = (error as Error)?.name === 'StateError';
   const code = error instanceof ExitError ? error.code : error instanceof UsageError ? 2 : 1;
-  let message = known ? error.message : `${(error as Error).message ?? error}`.split('\n')[0];
+  let message = known || refused ? error.message : `${(error as Error).message ?? error}`.split('\n')[0];
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     message = `port already in use: ${(error as Error).message.replace(/^.*EADDRINUSE: /, '')}`;
   }

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
+import { HarnessState } from './harness/state.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { GeneratedCredentials } from './platform/secrets.js';
-import type { ServiceContext, ServiceDefinition, ServiceEntry } from './platform/service.js';
+import type { RunningService, ServiceContext, ServiceDefinition, ServiceEntry } from './platform/service.js';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -62,11 +63,19 @@ export interface RunningApp {
   url: string;
   docsUrl: string;
   banner: string[];
+  /** The service's settings and what the harness's checkpoints need of it. */
+  settings: unknown;
+  schema?: string;
+  snapshot?: RunningService['snapshot'];
 }
 
 export interface Backlot {
   services: RunningApp[];
   db: Database;
+  /** Reset and checkpoints of the services' data (the programmatic API, the admin API). */
+  state: HarnessState;
+  /** Settles once the first-start state of a first start is recorded (see HarnessState.seed). */
+  seeded: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,7 +120,7 @@ export async function buildService<S>(
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);
-  return { app, banner: running.banner ?? [] };
+  return { app, banner: running.banner ?? [], snapshot: running.snapshot };
 }
 
 const displayHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host);
@@ -127,7 +136,7 @@ async function startService(
   const url = `http://${displayHost(plan.host)}:${plan.port}`;
   const log = logger.child({ service: definition.id });
   const ctx = await prepareService(definition, plan.settings, db, global, log, url);
-  const { app, banner } = await buildService(definition, ctx, plan.host);
+  const { app, banner, snapshot } = await buildService(definition, ctx, plan.host);
   try {
     await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
@@ -136,7 +145,18 @@ async function startService(
   }
   const port = (app.server.address() as { port: number }).port;
   const actualUrl = `http://${displayHost(plan.host)}:${port}`;
-  return { id: definition.id, app, url: actualUrl, docsUrl: actualUrl + definition.docsPath, banner };
+  const docsUrl = actualUrl + definition.docsPath;
+  const { schema } = definition;
+  return {
+    id: definition.id,
+    app,
+    url: actualUrl,
+    docsUrl,
+    banner,
+    settings: plan.settings,
+    schema,
+    snapshot,
+  };
 }
 
 const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.app.close()));
@@ -168,10 +188,18 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     await db.close();
     throw failed.reason;
   }
+  const state = new HarnessState(services, db, global.dataDir);
+  // Not awaited here: the banner (and readiness) do not wait for it; reset and checkpoints queue behind it.
+  const seeded = state.seed();
+  seeded.catch((err) => logger.warn({ err }, 'recording the first-start state failed; reset will not work'));
   const backlot: Backlot = {
     services,
     db,
+    state,
+    seeded,
     async close() {
+      // A checkpoint or reset under way finishes first (it uses the services' stores and the database).
+      await state.close();
       await closeApps(services);
       await db.close();
     },

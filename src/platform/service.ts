@@ -47,11 +47,17 @@ export interface RunningService {
   banner?: string[];
   /** Precomputed answers served ahead of Fastify (see FastPath in http.ts). */
   fastPath?: FastPath;
+  /** State kept outside SQL (the list's file), saved and put back by the harness's checkpoints. */
+  snapshot?: { save(): Promise<string>; restore(saved: string): Promise<void> };
   close?(): Promise<void>;
 }
 
 /** An operator command's flags, declared as `node:util` `parseArgs` options (`{ name: { type: 'string' } }`). */
-export type CommandFlags = NonNullable<ParseArgsConfig['options']>;
+export interface CommandFlags {
+  [longOption: string]: CommandFlag;
+}
+// Named here: node's own name for it is not exported, and the build's declarations must name every type.
+type CommandFlag = NonNullable<ParseArgsConfig['options']>[string];
 
 type ParsedFlags<F extends CommandFlags> = ReturnType<
   typeof parseArgs<{ options: F; strict: true; allowPositionals: true }>

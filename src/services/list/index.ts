@@ -17,6 +17,7 @@ export const list = defineService({
     return {
       routes: listRoutes({ store, delayMs: ctx.settings.delayMs }),
       banner: [`data file ${file}; responses delayed ${ctx.settings.delayMs} ms`],
+      snapshot: { save: () => store.savedText(), restore: (saved) => store.replaceText(saved) },
       close: () => store.close(),
     };
   },

@@ -412,6 +412,18 @@ export class ListStore {
     this.options.log.info({ file: this.file }, 'the list file changed on disk; reloaded');
   }
 
+  /** The data as saved, once every accepted write is durable (checkpoints of the harness). */
+  async savedText(): Promise<string> {
+    while (this.flushing) await this.flushed;
+    return this.durableText;
+  }
+
+  /** Replaces all data with `text` (a checkpoint being restored): in memory at once, saved like any write. */
+  replaceText(text: string): Promise<void> {
+    this.data = parseData(text);
+    return this.commit();
+  }
+
   async close() {
     this.closed = true;
     clearTimeout(this.reloadTimer);

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Env } from '../config.js';
+import { usingPostgres } from '../../test/db.js';
+import { harnessEnv } from '../../test/harness.js';
+import { start } from '../index.js';
+
+// `backlot reset` and `backlot checkpoint` on a data directory that start() (the same code as `backlot serve`)
+// served, with the server stopped; and what they say while it runs.
+
+const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')];
+
+function backlot(args: string[], env: Env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...cli, ...args], {
+      env: { PATH: process.env.PATH, BACKLOT_HASH_COST: 'low', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dataDir: string;
+let env: Env;
+const services = ['list', 'employees'] as const;
+before(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-state-'));
+  env = await harnessEnv();
+});
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+type Item = { id: number; item: string };
+async function session<T>(work: (b: Awaited<ReturnType<typeof start>>) => Promise<T>): Promise<T> {
+  const b = await start({ services: [...services], dataDir, env });
+  try {
+    return await work(b);
+  } finally {
+    await b.close();
+  }
+}
+const json = { 'content-type': 'application/json' };
+const addItem = async (url: string, item: string) =>
+  (
+    (await (
+      await fetch(`${url}/list`, { method: 'POST', headers: json, body: JSON.stringify({ item }) })
+    ).json()) as Item
+  ).id;
+const items = async (url: string) =>
+  ((await (await fetch(`${url}/list`)).json()) as Item[]).map((i) => i.item);
+async function addEmployee(b: Awaited<ReturnType<typeof start>>, name: string) {
+  const { username, password } = b.services.employees!.credentials;
+  const response = await fetch(`${b.url('employees')}/api/2/create`, {
+    method: 'POST',
+    headers: { ...json, authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
+    body: JSON.stringify({ name, age: 30 }),
+  });
+  assert.equal(response.status, 201);
+  return ((await response.json()) as { data: { id: number } }).data.id;
+}
+const employees = async (b: Awaited<ReturnType<typeof start>>) =>
+  (
+    (await (await fetch(`${b.url('employees')}/api/2/employees`)).json()) as { data: { id: number }[] }
+  ).data.map((e) => e.id);
+
+describe('backlot reset and backlot checkpoint', () => {
+  test('save, restore and reset round trips on a stopped server', async () => {
+    await session(async (b) => {
+      await addItem(b.url('list'), 'milk');
+      await addEmployee(b, 'Ada');
+    });
+    const saved = await backlot(['checkpoint', 'save', 'one', '--data-dir', dataDir], env);
+    assert.deepEqual(saved, { code: 0, stdout: 'saved checkpoint "one" of list, employees\n', stderr: '' });
+    const next = await session(async (b) => ({
+      item: await addItem(b.url('list'), 'eggs'),
+      employee: await addEmployee(b, 'Grace'),
+    }));
+
+    const restored = await backlot(['checkpoint', 'restore', 'one', '--data-dir', dataDir], env);
+    assert.deepEqual(restored, { code: 0, stdout: 'restored checkpoint "one"\n', stderr: '' });
+    await session(async (b) => {
+      assert.deepEqual(await items(b.url('list')), ['bread', 'grapes', 'milk']);
+      assert.equal((await employees(b)).length, 25);
+      // The ids continue as they did after the checkpoint.
+      assert.equal(await addItem(b.url('list'), 'eggs'), next.item);
+      assert.equal(await addEmployee(b, 'Grace'), next.employee);
+    });
+    assert.deepEqual(await backlot(['checkpoint', 'list', '--data-dir', dataDir], env), {
+      code: 0,
+      stdout: 'one\n',
+      stderr: '',
+    });
+
+    const reset = await backlot(['reset', 'list', '--data-dir', dataDir], env);
+    assert.deepEqual(reset, { code: 0, stdout: 'reset list to the first-start state\n', stderr: '' });
+    await session(async (b) => {
+      assert.deepEqual(await items(b.url('list')), ['bread', 'grapes']);
+      assert.equal((await employees(b)).length, 26);
+    });
+    assert.equal((await backlot(['reset', '--data-dir', dataDir], env)).code, 0);
+    await session(async (b) => {
+      assert.equal((await employees(b)).length, 24);
+      // The generated password (kept) still works after the reset.
+      assert.equal(await addEmployee(b, 'Linus'), 25);
+    });
+  });
+
+  test('while the server runs, the command says to use the admin API or start()', async () => {
+    await session(async () => {
+      const list = await backlot(['reset', 'list', '--data-dir', dataDir], env);
+      assert.equal(list.code, 1);
+      assert.equal(
+        list.stderr,
+        `backlot: the list file ${path.join(dataDir, 'list.json')} is in use by a running backlot: reset and checkpoints of a running backlot go through its admin API or the programmatic start(); or stop it first\n`,
+      );
+      const tables = await backlot(['reset', 'employees', '--data-dir', dataDir], env);
+      if (usingPostgres) {
+        // On PostgreSQL the tables can be reset under a running server, which sees the change at once.
+        assert.equal(tables.code, 0, tables.stderr);
+      } else {
+        assert.equal(tables.code, 1);
+        assert.match(
+          tables.stderr,
+          /^backlot: a backlot \(pid \d+\) is serving .*: reset and checkpoints of a running backlot go through its admin API/,
+        );
+      }
+    });
+  });
+
+  test('mistakes are refused with what to do', async () => {
+    const cases: [string[], number, RegExp][] = [
+      [['checkpoint', 'frob'], 2, /^backlot: checkpoint: expected save, restore or list, got "frob"\nusage:/],
+      [['checkpoint', 'save'], 2, /^backlot: checkpoint save: NAME is required/],
+      [['reset', 'nope'], 2, /^backlot: unknown service "nope" \(valid: profiles, /],
+      [['reset', '--force'], 2, /^backlot: Unknown option '--force'/],
+      [
+        ['checkpoint', 'save', 'Bad Name', '--data-dir', dataDir],
+        1,
+        /^backlot: checkpoint name "Bad Name": use 1 to 40/,
+      ],
+      [
+        ['checkpoint', 'restore', 'never', '--data-dir', dataDir],
+        1,
+        /^backlot: no checkpoint named "never"\n$/,
+      ],
+      [
+        ['reset', '--data-dir', path.join(dataDir, 'empty')],
+        1,
+        /^backlot: no service has been served from .*empty yet/,
+      ],
+    ];
+    for (const [args, code, stderr] of cases) {
+      const run = await backlot(args, env);
+      assert.equal(run.code, code, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, stderr);
+      assert.equal(run.stdout, '');
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import lockfile from 'proper-lockfile';
+import { type Env, globalSettings } from '../config.js';
+import {
+  DatabaseError,
+  embeddedDataExists,
+  migrate,
+  noDatabase,
+  openDatabase,
+} from '../platform/database.js';
+import { UsageError } from '../platform/service.js';
+import { findService, serviceIds, services } from '../services/index.js';
+import { HarnessState, SEED, type StatefulService, StateError } from './state.js';
+import { stateUsage } from './usage.js';
+
+const usage = `usage:\n${stateUsage.map((l) => `  ${l}`).join('\n')}\nOptions: --data-dir D`;
+
+/**
+ * `backlot reset` and `backlot checkpoint ...`, run on the data directory and database themselves: for a backlot
+ * that is not running (on the embedded database a running one holds the lock, and the command says to use its
+ * admin API or `start()` instead). On PostgreSQL a running server's tables may be reset from here; the list file
+ * may not (the running list service holds it and would not see the change).
+ */
+export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string[], env: Env) {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return usage;
+  const action = verb === 'reset' ? 'reset' : positionals.shift();
+  if (action !== 'reset' && action !== 'save' && action !== 'restore' && action !== 'list') {
+    throw new UsageError(`checkpoint: expected save, restore or list, got "${action ?? ''}"\n${usage}`);
+  }
+  const name = action === 'save' || action === 'restore' ? positionals.shift() : undefined;
+  if ((action === 'save' || action === 'restore') && !name) {
+    throw new UsageError(`checkpoint ${action}: NAME is required\n${usage}`);
+  }
+  if (action === 'list' && positionals.length > 0) throw new UsageError(`checkpoint list takes no arguments`);
+  const unknown = positionals.find((id) => !findService(id));
+  if (unknown) throw new UsageError(`unknown service "${unknown}" (valid: ${serviceIds.join(', ')})`);
+
+  const global = globalSettings(env, { dataDir: values['data-dir'] });
+  const { dataDir } = global;
+  const seeded = (id: string) => existsSync(path.join(dataDir, 'checkpoints', SEED, id, 'complete'));
+  // Without ids: the services this data directory has served (their first-start state is recorded).
+  const ids = positionals.length > 0 ? [...new Set(positionals)] : serviceIds.filter(seeded);
+  if (ids.length === 0) {
+    throw new StateError(`no service has been served from ${dataDir} yet: nothing to reset or checkpoint`);
+  }
+  const chosen: StatefulService[] = services
+    .filter((s) => ids.includes(s.id))
+    .map((s) => ({ id: s.id, schema: s.schema, settings: s.settings(env) }));
+  const listFile = chosen.find((s) => s.id === 'list');
+  if (listFile && action !== 'list') await refuseLockedList(listFile, dataDir);
+
+  const needsDatabase = chosen.some((s) => s.schema);
+  if (needsDatabase && !global.database.url && !embeddedDataExists(dataDir)) {
+    throw new StateError(`no embedded database in ${dataDir}: nothing has been served from it yet`);
+  }
+  const db = needsDatabase ? await openRefusingRunning(global.database, dataDir) : noDatabase;
+  const state = new HarnessState(chosen, db, dataDir);
+  try {
+    // The checkpoint copies the tables as the current migrations leave them.
+    for (const s of services.filter((s) => s.schema && ids.includes(s.id))) {
+      const definition = await s.load();
+      await migrate(db, s.schema!, definition.migrations ?? []);
+    }
+    const list = chosen.map((s) => s.id).join(', ');
+    switch (action) {
+      case 'reset':
+        await state.reset(ids);
+        return `reset ${list} to the first-start state`;
+      case 'save':
+        await state.checkpoint(name!, ids);
+        return `saved checkpoint "${name}" of ${list}`;
+      case 'restore':
+        await state.restore(name!, positionals.length > 0 ? ids : undefined);
+        return `restored checkpoint "${name}"`;
+      default: {
+        const names = await state.checkpoints();
+        return names.length > 0 ? names.join('\n') : `no checkpoints in ${dataDir}`;
+      }
+    }
+  } finally {
+    await state.close();
+    await db.close();
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+}
+
+const runningHint =
+  'reset and checkpoints of a running backlot go through its admin API or the programmatic start(); or stop it first';
+
+async function openRefusingRunning(settings: Parameters<typeof openDatabase>[0], dataDir: string) {
+  try {
+    return await openDatabase(settings, dataDir);
+  } catch (error) {
+    if (error instanceof DatabaseError && /in use by another backlot process/.test(error.message)) {
+      const pid = /pid (\d+)/.exec(error.message)?.[1];
+      throw new StateError(`a backlot (pid ${pid}) is serving ${dataDir}: ${runningHint}`);
+    }
+    throw error;
+  }
+}
+
+async function refuseLockedList(list: StatefulService, dataDir: string) {
+  const file = (list.settings as { file?: string }).file ?? path.join(dataDir, 'list.json');
+  if (!existsSync(file)) return;
+  const locked = await lockfile.check(file, { realpath: false, stale: 5000 }).catch(() => false);
+  if (locked) throw new StateError(`the list file ${file} is in use by a running backlot: ${runningHint}`);
+}

@@ -1,0 +1,142 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Env, globalSettings } from './config.js';
+import { credentialsOf, type ServiceCredentials } from './harness/credentials.js';
+import type { StateControl } from './harness/state.js';
+import type { ServiceId } from './platform/service.js';
+import { createLogger, planServices, startBacklot } from './server.js';
+import { findService, serviceIds, services as allServices } from './services/index.js';
+
+export type { ServiceCredentials } from './harness/credentials.js';
+export { StateError } from './harness/state.js';
+export type { ServiceId, StateControl };
+
+export interface StartOptions {
+  /** The services to start (default: all seven). */
+  services?: ServiceId[];
+  /**
+   * Where embedded data lives (the database, the list file, images, checkpoints). Default: a new temporary
+   * directory, removed by `close()`. A given directory is kept.
+   */
+  dataDir?: string;
+  /**
+   * Settings as in `.env.example`, over `process.env` (`.env` files are not read). Ports are always free ones
+   * chosen by the system, and services listen on 127.0.0.1 unless HOST is given here.
+   */
+  env?: Env;
+}
+
+/**
+ * One request as the journal records it (engineer H2's `src/harness/journal.ts` defines the fields); until it
+ * is merged, this is the shape the server object's `journal` is expected to give.
+ */
+export type JournalEntry = Record<string, unknown>;
+interface Journal {
+  list(id: string): JournalEntry[];
+  clear(id: string): void;
+}
+
+export interface StartedService {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  docsUrl: string;
+  credentials: ServiceCredentials;
+}
+
+export interface Backlot extends StateControl {
+  services: Partial<Record<ServiceId, StartedService>>;
+  /** Where this instance keeps its data (temporary unless `dataDir` was given). */
+  dataDir: string;
+  /** The base URL of a started service; throws for one not started. */
+  url(id: ServiceId): string;
+  /** The requests `id` received, oldest first (the request journal). */
+  requests(id: ServiceId): JournalEntry[];
+  clearRequests(id: ServiceId): void;
+  /** Stops every service and removes the temporary data directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts services in this process on free ports, for tests: `const b = await start({ services: ['posts'] })`.
+ * Instances share nothing (each has its own data directory and embedded database). On PostgreSQL
+ * (`env.DATABASE_URL`) they share whatever that database holds: give each instance its own database.
+ */
+export async function start(options: StartOptions = {}): Promise<Backlot> {
+  const ids = options.services ?? serviceIds;
+  const unknown = ids.find((id) => !findService(id));
+  if (unknown !== undefined)
+    throw new Error(`unknown service "${unknown}" (valid: ${serviceIds.join(', ')})`);
+  const chosen = allServices.filter((s) => ids.includes(s.id));
+  const ephemeral = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'backlot-')));
+  const env: Env = {
+    ...process.env,
+    // Tests want quiet output and quick answers; both can be set back through `env`.
+    LOG_LEVEL: 'silent',
+    LOG_PRETTY: 'false',
+    LIST_DELAY_MS: '0',
+    HOST: '127.0.0.1',
+    ...options.env,
+    ...Object.fromEntries(chosen.map((s) => [`${s.id.toUpperCase()}_PORT`, '0'])),
+  };
+  const removeData = () => (ephemeral ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
+  let server: Awaited<ReturnType<typeof startBacklot>>;
+  try {
+    const global = globalSettings(env, { dataDir });
+    server = await startBacklot(planServices(chosen, env, global), global, createLogger(global));
+  } catch (error) {
+    await removeData();
+    throw error;
+  }
+  try {
+    // A test may write at once: the first-start state must be recorded before start() returns.
+    await server.seeded;
+  } catch (error) {
+    await server.close();
+    await removeData();
+    throw error;
+  }
+  const started: Backlot['services'] = {};
+  for (const s of server.services) {
+    started[s.id as ServiceId] = {
+      url: s.url,
+      docsUrl: s.docsUrl,
+      credentials: credentialsOf(s.id, s.settings, dataDir),
+    };
+  }
+  const url = (id: ServiceId) => {
+    const service = started[id];
+    if (!service)
+      throw new Error(`service "${id}" was not started (started: ${Object.keys(started).join(', ')})`);
+    return service.url;
+  };
+  const journal = () => {
+    const found = (server as { journal?: Journal }).journal;
+    if (!found) throw new Error('this build of backlot has no request journal');
+    return found;
+  };
+  const state = server.state;
+  let closing: Promise<void> | undefined;
+  return {
+    services: started,
+    dataDir,
+    url,
+    reset: (ids) => state.reset(ids),
+    checkpoint: (name, ids) => state.checkpoint(name, ids),
+    restore: (name, ids) => state.restore(name, ids),
+    checkpoints: () => state.checkpoints(),
+    requests(id) {
+      url(id);
+      return journal().list(id);
+    },
+    clearRequests(id) {
+      url(id);
+      journal().clear(id);
+    },
+    close() {
+      closing ??= server.close().finally(removeData);
+      return closing;
+    },
+  };
+}
