@@ -1,7 +1,4 @@
-// The programmatic API from vitest (issue 21). vitest is not a dependency yet: add `vitest@4.1.12` (engines
-// node ^20.0.0 || ^22.0.0 || >=24.0.0; its vite 7/8 needs ^20.19.0 || >=22.12.0, which backlot needs anyway)
-// and run `npx vitest run test/vitest`. Until then tsconfig.json leaves this folder out of the type check, and
-// `npm test` (node:test, `*.test.ts`) does not pick it up.
+// The programmatic API from vitest (issue 21): `npm run test:vitest` (part of `npm test`).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Backlot, start } from '../../src/index.js';
 
