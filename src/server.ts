@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
+import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults.js';
+import type { JournalEntry } from './harness/journal.js';
+import { newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { GeneratedCredentials } from './platform/secrets.js';
@@ -32,6 +35,8 @@ export interface ServicePlan {
   port: number;
   host: string;
   settings: unknown;
+  /** `<ID>_DELAY_MS`, `<ID>_ERROR_RATE`, `<ID>_ERROR_STATUS`. */
+  faults: FaultRule;
 }
 
 /** Works out port, host and settings for each chosen service; throws ConfigError on a bad setting. */
@@ -52,7 +57,8 @@ export function planServices(
     }
     port = envPort(env, idPort, port);
     if (alone && portFlag !== undefined) port = portFlag;
-    return { entry, port, host, settings: entry.settings(env) };
+    const faults = faultRuleFromEnv(env, entry.id, entry.defaultDelayMs);
+    return { entry, port, host, settings: entry.settings(env), faults };
   });
 }
 
@@ -62,11 +68,16 @@ export interface RunningApp {
   url: string;
   docsUrl: string;
   banner: string[];
+  harness: ServiceHarness;
 }
 
 export interface Backlot {
   services: RunningApp[];
   db: Database;
+  /** The switch for X-Backlot-Delay / X-Backlot-Status, shared by every service. */
+  faultHeaders: FaultHeaders;
+  /** Each service's last requests (oldest first), and a way to forget them. */
+  journal: { list(id: string): JournalEntry[]; clear(id: string): void };
   close(): Promise<void>;
 }
 
@@ -91,6 +102,7 @@ export async function buildService<S>(
   definition: ServiceDefinition<S>,
   ctx: ServiceContext<S>,
   listenHost?: string,
+  harness?: ServiceHarness,
 ) {
   // Fastify and its plugins load with the first service, not for `--help` or an operator command.
   const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
@@ -108,6 +120,7 @@ export async function buildService<S>(
     ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
     fastPath: running.fastPath,
+    harness,
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);
@@ -123,11 +136,13 @@ async function startService(
   db: Database,
   global: GlobalSettings,
   logger: FastifyBaseLogger,
+  faultHeaders: FaultHeaders,
 ): Promise<RunningApp> {
   const url = `http://${displayHost(plan.host)}:${plan.port}`;
   const log = logger.child({ service: definition.id });
   const ctx = await prepareService(definition, plan.settings, db, global, log, url);
-  const { app, banner } = await buildService(definition, ctx, plan.host);
+  const harness = newServiceHarness(plan.faults, global, faultHeaders);
+  const { app, banner } = await buildService(definition, ctx, plan.host, harness);
   try {
     await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
@@ -136,7 +151,14 @@ async function startService(
   }
   const port = (app.server.address() as { port: number }).port;
   const actualUrl = `http://${displayHost(plan.host)}:${port}`;
-  return { id: definition.id, app, url: actualUrl, docsUrl: actualUrl + definition.docsPath, banner };
+  return {
+    id: definition.id,
+    app,
+    url: actualUrl,
+    docsUrl: actualUrl + definition.docsPath,
+    banner,
+    harness,
+  };
 }
 
 const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.app.close()));
@@ -152,11 +174,12 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
   const opening = needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase);
   // A failure to open is reported through the services that need the database (they may still be loading).
   opening.catch(() => {});
+  const faultHeaders = new FaultHeaders(global.faultHeaders);
   const results = await Promise.allSettled(
     plans.map(async (plan) => {
       const definition = await plan.entry.load();
       const db = definition.schema ? await opening : noDatabase;
-      return startService(plan, definition, db, global, logger);
+      return startService(plan, definition, db, global, logger, faultHeaders);
     }),
   );
   const [opened] = await Promise.allSettled([opening]);
@@ -168,9 +191,16 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     await db.close();
     throw failed.reason;
   }
+  const journalOf = (id: string) => {
+    const service = services.find((s) => s.id === id);
+    if (!service) throw new Error(`service "${id}" is not running`);
+    return service.harness.journal;
+  };
   const backlot: Backlot = {
     services,
     db,
+    faultHeaders,
+    journal: { list: (id) => journalOf(id).list(), clear: (id) => journalOf(id).clear() },
     async close() {
       await closeApps(services);
       await db.close();

@@ -1,0 +1,176 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { pathOf } from './faults.js';
+
+/** One request a service answered, as the journal keeps it (secrets replaced by `[redacted]`). */
+export interface JournalEntry {
+  /** Increases by one per request of the service, so a poller can ask for what came after the last it saw. */
+  seq: number;
+  /** When the request arrived (ISO 8601). */
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+  /** From arrival to the last byte handed to the socket, injected delay included. */
+  durationMs: number;
+  requestId: string;
+  headers: Record<string, string | string[]>;
+  /** Why the answer was altered: `delay 120 ms`, `status 503 (header)`… */
+  fault?: string;
+  /** Only with BACKLOT_JOURNAL_BODIES=1: the parsed request body and the answer's body (JSON parsed, else text). */
+  requestBody?: unknown;
+  responseBody?: unknown;
+}
+
+export interface JournalSettings {
+  size: number;
+  bodies: boolean;
+}
+
+const redacted = '[redacted]';
+const secretHeaders = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'db-user-secret',
+  'x-api-key',
+]);
+/** Field and parameter names that carry secrets, in bodies and query strings (`password`, `access_token`, …). */
+const secretName = /pass(word)?|secret|token|api[-_]?key|authorization|cookie/i;
+const maxBodyText = 64 * 1024;
+
+export function redactHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = secretHeaders.has(name) ? redacted : value;
+  }
+  return out;
+}
+
+/** A copy of a JSON-like value with secret-named fields replaced; anything else (streams, files) is described. */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 20) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return Buffer.isBuffer(value) ? `[${value.length} bytes]` : `[${proto?.constructor?.name ?? 'object'}]`;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] =
+      secretName.test(key) && item !== null && typeof item !== 'object'
+        ? redacted
+        : redactValue(item, depth + 1);
+  }
+  return out;
+}
+
+export function queryOf(url: string | undefined): Record<string, string | string[]> {
+  const start = url?.indexOf('?') ?? -1;
+  const query: Record<string, string | string[]> = {};
+  if (!url || start === -1) return query;
+  for (const [key, value] of new URLSearchParams(url.slice(start + 1))) {
+    const shown = secretName.test(key) ? redacted : value;
+    const seen = query[key];
+    query[key] = seen === undefined ? shown : Array.isArray(seen) ? [...seen, shown] : [seen, shown];
+  }
+  return query;
+}
+
+/** An answer's body as the journal shows it: parsed and redacted JSON, text, or a size for bytes and streams. */
+export function bodyOf(payload: unknown): unknown {
+  if (payload === null || payload === undefined) return undefined;
+  if (typeof payload === 'string') {
+    if (payload.length > maxBodyText) return `[${payload.length} characters]`;
+    try {
+      return redactValue(JSON.parse(payload));
+    } catch {
+      return payload;
+    }
+  }
+  if (Buffer.isBuffer(payload)) return `[${payload.length} bytes]`;
+  return '[stream]';
+}
+
+/** The last `size` requests of one service, oldest first. */
+export class ServiceJournal {
+  private entries: JournalEntry[] = [];
+  private next = 0;
+  private seq = 0;
+
+  constructor(readonly settings: JournalSettings) {}
+
+  add(entry: Omit<JournalEntry, 'seq'>) {
+    if (this.settings.size === 0) return;
+    const full = { seq: ++this.seq, ...entry };
+    if (this.entries.length < this.settings.size) this.entries.push(full);
+    else this.entries[this.next] = full;
+    this.next = (this.next + 1) % this.settings.size;
+  }
+
+  /** Oldest first; `after` keeps only entries with a larger `seq`. */
+  list(after = 0): JournalEntry[] {
+    const ordered =
+      this.entries.length < this.settings.size
+        ? [...this.entries]
+        : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    return after > 0 ? ordered.filter((e) => e.seq > after) : ordered;
+  }
+
+  clear() {
+    this.entries = [];
+    this.next = 0;
+  }
+}
+
+/** Health probes and the docs pages would crowd out the requests a developer wants to see. */
+export function journalled(url: string | undefined): boolean {
+  const path = pathOf(url);
+  return !(path === '/healthz' || path === '/readyz' || path === '/openapi.json' || path.startsWith('/docs'));
+}
+
+const responseBody = Symbol('backlot.responseBody');
+
+/** When requests that waited before reaching Fastify (a fast-path delay) arrived, so their duration includes it. */
+export const arrivedAt = new WeakMap<object, number>();
+
+/** Records every request Fastify answers (the fast path records its own, see fast-path.ts). */
+export function installJournal(
+  app: FastifyInstance,
+  journal: ServiceJournal,
+  faultOf: (raw: unknown) => string | undefined,
+) {
+  if (journal.settings.bodies) {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      (request as unknown as Record<symbol, unknown>)[responseBody] = bodyOf(payload);
+      return payload;
+    });
+  }
+  app.addHook('onResponse', async (request, reply) => {
+    if (!journalled(request.raw.url)) return;
+    const arrived = arrivedAt.get(request.raw);
+    const elapsed = arrived === undefined ? reply.elapsedTime : performance.now() - arrived;
+    const durationMs = Math.round(elapsed * 10) / 10;
+    journal.add({
+      time: new Date(Date.now() - durationMs).toISOString(),
+      method: request.method,
+      path: pathOf(request.raw.url),
+      query: queryOf(request.raw.url),
+      status: reply.statusCode,
+      durationMs,
+      requestId: request.id,
+      headers: redactHeaders(request.headers),
+      fault: faultOf(request.raw),
+      ...(journal.settings.bodies
+        ? {
+            requestBody: redactValue(request.body),
+            responseBody: (request as unknown as Record<symbol, unknown>)[responseBody],
+          }
+        : {}),
+    });
+  });
+}

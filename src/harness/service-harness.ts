@@ -1,0 +1,138 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GlobalSettings } from '../config.js';
+import type { HttpError } from '../platform/errors.js';
+import { exempt, type FaultDecision, FaultHeaders, type FaultRule, pathOf, ServiceFaults } from './faults.js';
+import { arrivedAt, installJournal, journalled, queryOf, redactHeaders, ServiceJournal } from './journal.js';
+
+/** What the test harness adds to one running service: its faults and its request journal. */
+export interface ServiceHarness {
+  faults: ServiceFaults;
+  journal: ServiceJournal;
+}
+
+/** A fresh harness for one service: `rule` from its settings, `headers` shared by the services of one process. */
+export function newServiceHarness(
+  rule: FaultRule,
+  global: Pick<GlobalSettings, 'faultHeaders' | 'journalSize' | 'journalBodies'>,
+  headers = new FaultHeaders(global.faultHeaders),
+): ServiceHarness {
+  return {
+    faults: new ServiceFaults(rule, headers),
+    journal: new ServiceJournal({ size: global.journalSize, bodies: global.journalBodies }),
+  };
+}
+
+const faultNotes = new WeakMap<IncomingMessage, string>();
+
+const noteOf = (decision: FaultDecision) => {
+  const parts: string[] = [];
+  if (decision.delayMs > 0) parts.push(`delay ${decision.delayMs} ms`);
+  if (decision.status !== undefined) parts.push(`status ${decision.status}`);
+  if (decision.invalid) parts.push('invalid X-Backlot header');
+  return parts.length > 0 ? `${parts.join(', ')} (${decision.source})` : undefined;
+};
+
+/** Decides the request's faults (once) and remembers a note of them for the journal. */
+function decide(harness: ServiceHarness, req: IncomingMessage) {
+  const decision = harness.faults.decide(req);
+  const note = noteOf(decision);
+  if (note) faultNotes.set(req, note);
+  return decision;
+}
+
+/**
+ * Installs faults and the journal in a service's Fastify app. `refuse` words an error in the service's own shape.
+ * The fault hook must be added before the service's routes, so an injected error never reaches the service's own
+ * hooks (rate limits, login limiter) and is never counted there.
+ */
+export function installHarness(
+  app: FastifyInstance,
+  harness: ServiceHarness,
+  docsPath: string,
+  refuse: (request: FastifyRequest, status: number, message: string, code: string) => HttpError,
+) {
+  app.addHook('onRequest', async (request, reply) => {
+    if (exempt(request.method, pathOf(request.raw.url), docsPath, request.routeOptions.config)) return;
+    const decision = decide(harness, request.raw);
+    // Sent from here rather than thrown: a route's own error handler (profiles' GraphQL one) must not reword it.
+    const send = (error: HttpError) =>
+      reply
+        .code(error.status)
+        .headers(error.headers ?? {})
+        .send(error.body);
+    if (decision.invalid) return send(refuse(request, 400, decision.invalid, 'invalid_fault_header'));
+    if (decision.delayMs > 0 && !decision.delayed) {
+      decision.delayed = true;
+      await sleep(decision.delayMs);
+    }
+    if (decision.status !== undefined) {
+      reply.header('x-backlot-fault', `status ${decision.status}`);
+      const why = decision.source === 'header' ? 'X-Backlot-Status' : 'the error rate setting';
+      return send(
+        refuse(
+          request,
+          decision.status,
+          `Injected fault: status ${decision.status} (${why})`,
+          'injected_fault',
+        ),
+      );
+    }
+  });
+  installJournal(app, harness.journal, (raw) => faultNotes.get(raw as IncomingMessage));
+}
+
+/**
+ * Runs before a service's fast path (posts' precomputed GETs): waits the request's delay, and hands requests that
+ * must fail (or carry a bad X-Backlot header) to Fastify, which answers them in the service's error shape. Calls
+ * `serve` once the delay is over; it returns false when the fast path declined.
+ */
+export function beforeFastPath(
+  harness: ServiceHarness,
+  docsPath: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve: () => boolean,
+  toFastify: () => void,
+  requestId: string,
+) {
+  const started = performance.now();
+  arrivedAt.set(req, started);
+  const time = new Date().toISOString();
+  const record = () =>
+    harness.journal.add({
+      time,
+      method: req.method ?? 'GET',
+      path: pathOf(req.url),
+      query: queryOf(req.url),
+      status: res.statusCode,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      requestId,
+      headers: redactHeaders(req.headers),
+      fault: faultNotes.get(req),
+    });
+  // Listening before the fast path writes, and letting go if it declines (Fastify's hook records those).
+  const tryFastPath = () => {
+    const listening = journalled(req.url);
+    if (listening) res.once('finish', record);
+    if (serve()) return;
+    if (listening) res.off('finish', record);
+    toFastify();
+  };
+  if (exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) return tryFastPath();
+  const decision = decide(harness, req);
+  if (decision.invalid || decision.status !== undefined) return toFastify();
+  if (decision.delayMs === 0) return tryFastPath();
+  decision.delayed = true;
+  setTimeout(() => {
+    if (!res.destroyed) tryFastPath();
+  }, decision.delayMs);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the harness's faults never touch this route (home pages, docs assets). */
+    faults?: boolean;
+  }
+}
