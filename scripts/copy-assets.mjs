@@ -2,7 +2,7 @@
 import { cpSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const assets = /\.(graphql|html|css|svg|png|json)$/;
+const assets = /\.(graphql|html|css|js|svg|png|json)$/;
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);

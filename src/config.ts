@@ -94,7 +94,7 @@ export interface GlobalSettings {
   journalSize: number;
   journalBodies: boolean;
   /** The admin API and page; port 0 turns it off. The token is required when it listens off loopback. */
-  admin: { port: number; host: string; token?: string };
+  admin: { port: number; host: string; token?: string; portSet: boolean };
 }
 
 export interface GlobalOverrides {
@@ -150,6 +150,7 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
       port: envPort(env, 'ADMIN_PORT', 8090),
       host: envString(env, 'ADMIN_HOST', '127.0.0.1'),
       token: envString(env, 'ADMIN_TOKEN'),
+      portSet: envString(env, 'ADMIN_PORT') !== undefined,
     },
   };
 }
