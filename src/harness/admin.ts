@@ -57,8 +57,10 @@ const pageHeaders = {
   'cache-control': 'no-cache',
 };
 
+/** 127.x, ::1 (also as an IPv4-mapped address) or the name localhost: the machine itself. */
 export const isLoopbackAddress = (address: string | undefined) =>
-  !!address && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address));
+  !!address &&
+  (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address) || address === 'localhost');
 
 const checkpointName = /^[\w.-]{1,64}$/;
 

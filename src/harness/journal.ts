@@ -130,7 +130,13 @@ export class ServiceJournal {
 /** Health probes and the docs pages would crowd out the requests a developer wants to see. */
 export function journalled(url: string | undefined): boolean {
   const path = pathOf(url);
-  return !(path === '/healthz' || path === '/readyz' || path === '/openapi.json' || path.startsWith('/docs'));
+  return !(
+    path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path.startsWith('/docs/')
+  );
 }
 
 const responseBody = Symbol('backlot.responseBody');
