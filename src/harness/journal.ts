@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { pathOf } from './faults.js';
 
@@ -96,19 +96,57 @@ export function bodyOf(payload: unknown): unknown {
   return '[stream]';
 }
 
+/**
+ * What the hot path hands the journal: the request's own headers object and URL, unparsed. Redaction and parsing
+ * happen when someone reads the journal, not on every request. Bodies (opt-in) arrive already redacted.
+ */
+export interface RecordedRequest {
+  /** Arrival, in epoch milliseconds. */
+  at: number;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  headers: IncomingHttpHeaders;
+  fault?: string;
+  requestBody?: unknown;
+  responseBody?: unknown;
+}
+
+type Stored = RecordedRequest & { seq: number };
+
+function entryOf(stored: Stored, bodies: boolean): JournalEntry {
+  const entry: JournalEntry = {
+    seq: stored.seq,
+    time: new Date(stored.at).toISOString(),
+    method: stored.method,
+    path: pathOf(stored.url),
+    query: queryOf(stored.url),
+    status: stored.status,
+    durationMs: Math.round(stored.durationMs * 10) / 10,
+    requestId: stored.requestId,
+    headers: redactHeaders(stored.headers),
+    fault: stored.fault,
+  };
+  if (bodies) Object.assign(entry, { requestBody: stored.requestBody, responseBody: stored.responseBody });
+  return entry;
+}
+
 /** The last `size` requests of one service, oldest first. */
 export class ServiceJournal {
-  private entries: JournalEntry[] = [];
+  private entries: Stored[] = [];
   private next = 0;
   private seq = 0;
 
   constructor(readonly settings: JournalSettings) {}
 
-  add(entry: Omit<JournalEntry, 'seq'>) {
+  add(request: RecordedRequest) {
     if (this.settings.size === 0) return;
-    const full = { seq: ++this.seq, ...entry };
-    if (this.entries.length < this.settings.size) this.entries.push(full);
-    else this.entries[this.next] = full;
+    const stored = request as Stored;
+    stored.seq = ++this.seq;
+    if (this.entries.length < this.settings.size) this.entries.push(stored);
+    else this.entries[this.next] = stored;
     this.next = (this.next + 1) % this.settings.size;
   }
 
@@ -116,9 +154,9 @@ export class ServiceJournal {
   list(after = 0): JournalEntry[] {
     const ordered =
       this.entries.length < this.settings.size
-        ? [...this.entries]
+        ? this.entries
         : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
-    return after > 0 ? ordered.filter((e) => e.seq > after) : ordered;
+    return ordered.filter((e) => e.seq > after).map((e) => entryOf(e, this.settings.bodies));
   }
 
   clear() {
@@ -144,39 +182,44 @@ const responseBody = Symbol('backlot.responseBody');
 /** When requests that waited before reaching Fastify (a fast-path delay) arrived, so their duration includes it. */
 export const arrivedAt = new WeakMap<object, number>();
 
-/** Records every request Fastify answers (the fast path records its own, see fast-path.ts). */
+/** Records every request Fastify answers (the fast path records its own, see service-harness.ts). */
 export function installJournal(
   app: FastifyInstance,
   journal: ServiceJournal,
-  faultOf: (raw: unknown) => string | undefined,
+  faultOf: (raw: IncomingMessage) => string | undefined,
 ) {
-  if (journal.settings.bodies) {
-    app.addHook('onSend', async (request, _reply, payload) => {
+  if (journal.settings.size === 0) return;
+  const { bodies } = journal.settings;
+  if (bodies) {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       (request as unknown as Record<symbol, unknown>)[responseBody] = bodyOf(payload);
-      return payload;
+      done(null, payload);
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
-    if (!journalled(request.raw.url)) return;
-    const arrived = arrivedAt.get(request.raw);
-    const elapsed = arrived === undefined ? reply.elapsedTime : performance.now() - arrived;
-    const durationMs = Math.round(elapsed * 10) / 10;
-    journal.add({
-      time: new Date(Date.now() - durationMs).toISOString(),
-      method: request.method,
-      path: pathOf(request.raw.url),
-      query: queryOf(request.raw.url),
-      status: reply.statusCode,
-      durationMs,
-      requestId: request.id,
-      headers: redactHeaders(request.headers),
-      fault: faultOf(request.raw),
-      ...(journal.settings.bodies
-        ? {
-            requestBody: redactValue(request.body),
-            responseBody: (request as unknown as Record<symbol, unknown>)[responseBody],
-          }
-        : {}),
-    });
+  app.addHook('onResponse', (request, reply, done) => {
+    const raw = request.raw;
+    if (journalled(raw.url)) {
+      // One clock read: arrival is now minus the elapsed time, unless the fast path saw the request arrive.
+      const now = performance.now();
+      const arrived = arrivedAt.get(raw) ?? now - reply.elapsedTime;
+      const durationMs = now - arrived;
+      journal.add({
+        at: performance.timeOrigin + arrived,
+        method: request.method,
+        url: raw.url ?? '/',
+        status: reply.statusCode,
+        durationMs,
+        requestId: request.id,
+        headers: request.headers,
+        fault: faultOf(raw),
+        ...(bodies
+          ? {
+              requestBody: redactValue(request.body),
+              responseBody: (request as unknown as Record<symbol, unknown>)[responseBody],
+            }
+          : {}),
+      });
+    }
+    done();
   });
 }
