@@ -3,7 +3,8 @@
 import { cpSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const assets = /\.(graphql|html|css|svg|png|json)$|\.browser\.js$/;
+// Browser scripts (`*.browser.js`, the admin page's script) are assets too: src/ holds no other JavaScript.
+const assets = /\.(graphql|html|css|js|svg|png|json)$/;
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);

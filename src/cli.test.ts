@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startPostgres, type TestPostgres } from '../test/postgres.js';
+import { freePort, startPostgres, type TestPostgres } from '../test/postgres.js';
 
 /** The command line from the TypeScript sources (bin/backlot.js runs the same, compiled: see loading.test.ts). */
 const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')];
@@ -103,6 +104,71 @@ describe('backlot command line', () => {
       run.child.kill('SIGTERM');
       assert.equal(await run.exited, 0);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the admin page beside the services', () => {
+  const args = (dataDir: string) => [
+    'serve',
+    'posts',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+  ];
+
+  test('ADMIN_PORT: the banner links the admin, which lists the services; 0 turns it off', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    try {
+      const adminPort = await freePort();
+      const run = serve(args(dataDir), { LOG_LEVEL: 'warn', ADMIN_PORT: String(adminPort) });
+      const banner = await run.banner;
+      const admin = /admin\s+(http:\/\/\S+)\s+\(page and API\)/.exec(banner)?.[1];
+      assert.equal(admin, `http://127.0.0.1:${adminPort}/`, banner);
+      const { services } = (await (await fetch(`${admin}api/services`)).json()) as {
+        services: { id: string }[];
+      };
+      assert.deepEqual(
+        services.map((s) => s.id),
+        ['posts'],
+      );
+      run.child.kill('SIGTERM');
+      assert.equal(await run.exited, 0);
+
+      const off = serve(args(dataDir), { LOG_LEVEL: 'warn', ADMIN_PORT: '0' });
+      assert.doesNotMatch(await off.banner, /admin/);
+      off.child.kill('SIGTERM');
+      assert.equal(await off.exited, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a busy ADMIN_PORT stops startup; a busy default 8090 only skips the admin', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    const holder = createServer();
+    // 8090 is busy either way: held here, or already held by another process.
+    await new Promise<void>((resolve) => {
+      holder.once('error', () => resolve());
+      holder.listen(8090, '127.0.0.1', () => resolve());
+    });
+    try {
+      const busy = await backlot(args(dataDir), { LOG_LEVEL: 'warn', ADMIN_PORT: '8090' });
+      assert.equal(busy.code, 1);
+      assert.match(busy.stderr, /^backlot: port already in use: .*8090/);
+      const run = serve(args(dataDir), { LOG_LEVEL: 'warn' });
+      assert.match(
+        await run.banner,
+        /admin\s+not started: port 8090 is in use \(set ADMIN_PORT; 0 for none\)/,
+      );
+      run.child.kill('SIGTERM');
+      assert.equal(await run.exited, 0);
+    } finally {
+      holder.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, globalSettings, loadEnv } from './config.js';
+import type { RunningAdmin } from './harness/admin.js';
 import { stateUsage } from './harness/usage.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
@@ -45,10 +46,11 @@ Options:
   -p, --port N        port, when one service is served (otherwise <ID>_PORT, e.g. POSTS_PORT=9000)
       --host H        interface to listen on (default 0.0.0.0; HOST)
       --data-dir D    where embedded data lives (default ./data; BACKLOT_DATA_DIR)
-      --delay MS      the list service's response delay (default 1500; LIST_DELAY_MS)
+      --delay MS      the list service's response delay, ms or a range (default 1500; LIST_DELAY_MS)
   -v, --version       print the version
   -h, --help          print this help
 
+The admin page and API listen on http://127.0.0.1:8090 (ADMIN_PORT, 0 for none; docs/testing.md).
 Operator commands take --data-dir too, and --help for their own usage.
 Settings come from .env, the environment and these flags; .env.example lists them all.
 `;
@@ -95,21 +97,44 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
   const plans = planServices(chosen, env, global, port);
   const logger = createLogger(global);
   const backlot = await startBacklot(plans, global, logger);
+  let admin: { admin?: RunningAdmin; banner: string[] } = { banner: [] };
+  try {
+    if (global.admin.port !== 0)
+      admin = await (await import('./harness/admin-serve.js')).serveAdmin(
+        backlot,
+        global,
+        logger,
+        backlot.state,
+      );
+  } catch (error) {
+    await backlot.close();
+    throw error;
+  }
   // Before the banner: whoever waits for it may stop the process right away.
-  handleSignals(backlot, global.shutdownGraceMs, logger);
-  printBanner(backlot, global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`);
+  handleSignals(backlot, global.shutdownGraceMs, logger, admin.admin);
+  printBanner(
+    backlot,
+    global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`,
+    admin.banner,
+  );
 }
 
-function printBanner(backlot: Backlot, database: string) {
+function printBanner(backlot: Backlot, database: string, adminLines: string[]) {
   const lines = [`backlot ${version} — database: ${database}`];
   for (const s of backlot.services) {
     lines.push(`  ${s.id.padEnd(10)} ${s.url.padEnd(24)} docs ${s.docsUrl}`);
     for (const line of s.banner) lines.push(`  ${''.padEnd(10)} ${line}`);
   }
+  lines.push(...adminLines);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function handleSignals(backlot: Backlot, graceMs: number, logger: { info(msg: string): void }) {
+function handleSignals(
+  backlot: Backlot,
+  graceMs: number,
+  logger: { info(msg: string): void },
+  admin?: { close(): Promise<void> },
+) {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
@@ -120,6 +145,7 @@ function handleSignals(backlot: Backlot, graceMs: number, logger: { info(msg: st
       for (const s of backlot.services) s.app.server.closeAllConnections();
     }, graceMs);
     force.unref();
+    await admin?.close();
     await backlot.close();
     process.exit(0);
   };

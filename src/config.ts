@@ -89,6 +89,12 @@ export interface GlobalSettings {
   /** Failed logins one client address may make per window, in every service with credentials (0: no limit). */
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** The test harness: whether X-Backlot-Delay/-Status are honoured, and what the request journal keeps. */
+  faultHeaders: boolean;
+  journalSize: number;
+  journalBodies: boolean;
+  /** The admin API and page; port 0 turns it off. The token is required when it listens off loopback. */
+  admin: { port: number; host: string; token?: string; portSet: boolean };
 }
 
 export interface GlobalOverrides {
@@ -137,6 +143,15 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
     allowedHosts: listSetting(env, 'ALLOWED_HOSTS', /^\.?[a-z0-9.-]+$/i),
     loginFailureLimit: envInt(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 0 }),
     loginFailureWindowSeconds: envInt(env, 'LOGIN_FAILURE_WINDOW', 60, { min: 1, max: 86_400 }),
+    faultHeaders: envBool(env, 'BACKLOT_FAULT_HEADERS', false),
+    journalSize: envInt(env, 'BACKLOT_JOURNAL_SIZE', 200, { min: 0, max: 100_000 }),
+    journalBodies: envBool(env, 'BACKLOT_JOURNAL_BODIES', false),
+    admin: {
+      port: envPort(env, 'ADMIN_PORT', 8090),
+      host: envString(env, 'ADMIN_HOST', '127.0.0.1'),
+      token: envString(env, 'ADMIN_TOKEN'),
+      portSet: envString(env, 'ADMIN_PORT') !== undefined,
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Env, globalSettings } from './config.js';
 import { credentialsOf, type ServiceCredentials } from './harness/credentials.js';
 import type { StateControl } from './harness/state.js';
+import type { JournalEntry } from './harness/journal.js';
 import type { ServiceId } from './platform/service.js';
 import { createLogger, planServices, startBacklot } from './server.js';
 import { findService, serviceIds, services as allServices } from './services/index.js';
@@ -25,16 +26,6 @@ export interface StartOptions {
    * chosen by the system, and services listen on 127.0.0.1 unless HOST is given here.
    */
   env?: Env;
-}
-
-/**
- * One request as the journal records it (engineer H2's `src/harness/journal.ts` defines the fields); until it
- * is merged, this is the shape the server object's `journal` is expected to give.
- */
-export type JournalEntry = Record<string, unknown>;
-interface Journal {
-  list(id: string): JournalEntry[];
-  clear(id: string): void;
 }
 
 export interface StartedService {
@@ -111,11 +102,6 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
       throw new Error(`service "${id}" was not started (started: ${Object.keys(started).join(', ')})`);
     return service.url;
   };
-  const journal = () => {
-    const found = (server as { journal?: Journal }).journal;
-    if (!found) throw new Error('this build of backlot has no request journal');
-    return found;
-  };
   const state = server.state;
   let closing: Promise<void> | undefined;
   return {
@@ -128,11 +114,11 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
     checkpoints: () => state.checkpoints(),
     requests(id) {
       url(id);
-      return journal().list(id);
+      return server.journal.list(id);
     },
     clearRequests(id) {
       url(id);
-      journal().clear(id);
+      server.journal.clear(id);
     },
     close() {
       closing ??= server.close().finally(removeData);

@@ -3,6 +3,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
 import { HarnessState } from './harness/state.js';
+import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults.js';
+import type { JournalEntry } from './harness/journal.js';
+import { newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { GeneratedCredentials } from './platform/secrets.js';
@@ -33,6 +36,8 @@ export interface ServicePlan {
   port: number;
   host: string;
   settings: unknown;
+  /** `<ID>_DELAY_MS`, `<ID>_ERROR_RATE`, `<ID>_ERROR_STATUS`. */
+  faults: FaultRule;
 }
 
 /** Works out port, host and settings for each chosen service; throws ConfigError on a bad setting. */
@@ -53,7 +58,8 @@ export function planServices(
     }
     port = envPort(env, idPort, port);
     if (alone && portFlag !== undefined) port = portFlag;
-    return { entry, port, host, settings: entry.settings(env) };
+    const faults = faultRuleFromEnv(env, entry.id, entry.defaultDelayMs);
+    return { entry, port, host, settings: entry.settings(env), faults };
   });
 }
 
@@ -67,6 +73,7 @@ export interface RunningApp {
   settings: unknown;
   schema?: string;
   snapshot?: RunningService['snapshot'];
+  harness: ServiceHarness;
 }
 
 export interface Backlot {
@@ -76,6 +83,10 @@ export interface Backlot {
   state: HarnessState;
   /** Settles once the first-start state of a first start is recorded (see HarnessState.seed). */
   seeded: Promise<void>;
+  /** The switch for X-Backlot-Delay / X-Backlot-Status, shared by every service. */
+  faultHeaders: FaultHeaders;
+  /** Each service's last requests (oldest first), and a way to forget them. */
+  journal: { list(id: string): JournalEntry[]; clear(id: string): void };
   close(): Promise<void>;
 }
 
@@ -100,6 +111,7 @@ export async function buildService<S>(
   definition: ServiceDefinition<S>,
   ctx: ServiceContext<S>,
   listenHost?: string,
+  harness?: ServiceHarness,
 ) {
   // Fastify and its plugins load with the first service, not for `--help` or an operator command.
   const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
@@ -117,6 +129,7 @@ export async function buildService<S>(
     ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
     fastPath: running.fastPath,
+    harness,
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);
@@ -132,11 +145,13 @@ async function startService(
   db: Database,
   global: GlobalSettings,
   logger: FastifyBaseLogger,
+  faultHeaders: FaultHeaders,
 ): Promise<RunningApp> {
   const url = `http://${displayHost(plan.host)}:${plan.port}`;
   const log = logger.child({ service: definition.id });
   const ctx = await prepareService(definition, plan.settings, db, global, log, url);
-  const { app, banner, snapshot } = await buildService(definition, ctx, plan.host);
+  const harness = newServiceHarness(plan.faults, global, faultHeaders);
+  const { app, banner, snapshot } = await buildService(definition, ctx, plan.host, harness);
   try {
     await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
@@ -156,6 +171,7 @@ async function startService(
     settings: plan.settings,
     schema,
     snapshot,
+    harness,
   };
 }
 
@@ -172,11 +188,12 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
   const opening = needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase);
   // A failure to open is reported through the services that need the database (they may still be loading).
   opening.catch(() => {});
+  const faultHeaders = new FaultHeaders(global.faultHeaders);
   const results = await Promise.allSettled(
     plans.map(async (plan) => {
       const definition = await plan.entry.load();
       const db = definition.schema ? await opening : noDatabase;
-      return startService(plan, definition, db, global, logger);
+      return startService(plan, definition, db, global, logger, faultHeaders);
     }),
   );
   const [opened] = await Promise.allSettled([opening]);
@@ -188,6 +205,11 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     await db.close();
     throw failed.reason;
   }
+  const journalOf = (id: string) => {
+    const service = services.find((s) => s.id === id);
+    if (!service) throw new Error(`service "${id}" is not running`);
+    return service.harness.journal;
+  };
   const state = new HarnessState(services, db, global.dataDir);
   // Not awaited here: the banner (and readiness) do not wait for it; reset and checkpoints queue behind it.
   const seeded = state.seed();
@@ -197,6 +219,8 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     db,
     state,
     seeded,
+    faultHeaders,
+    journal: { list: (id) => journalOf(id).list(), clear: (id) => journalOf(id).clear() },
     async close() {
       // A checkpoint or reset under way finishes first (it uses the services' stores and the database).
       await state.close();

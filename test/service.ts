@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, globalSettings } from '../src/config.js';
+import { faultRuleFromEnv } from '../src/harness/faults.js';
+import { newServiceHarness, type ServiceHarness } from '../src/harness/service-harness.js';
 import { type Database, noDatabase } from '../src/platform/database.js';
 import type { ServiceContext, ServiceDefinition } from '../src/platform/service.js';
 import { buildService, prepareService } from '../src/server.js';
@@ -17,6 +19,8 @@ export interface TestService<S = unknown> {
   url: string;
   dataDir: string;
   banner: string[];
+  /** Its faults and request journal. */
+  harness: ServiceHarness;
   /** Closes the app; the database too unless it was handed in. */
   close(): Promise<void>;
 }
@@ -50,7 +54,9 @@ export async function startTestService<S>(
     ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
     : pino({ level: process.env.BACKLOT_TEST_LOG ? 'info' : 'silent' });
   const ctx = await prepareService(definition, definition.settings(env), db, global, log, 'http://127.0.0.1');
-  const { app, banner } = await buildService(definition, ctx, global.host);
+  const rule = faultRuleFromEnv(env, definition.id, definition.defaultDelayMs);
+  const harness = newServiceHarness(rule, global);
+  const { app, banner } = await buildService(definition, ctx, global.host, harness);
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -66,6 +72,7 @@ export async function startTestService<S>(
     url,
     dataDir,
     banner,
+    harness,
     async close() {
       await app.close();
       if (!options.db) await db.close();

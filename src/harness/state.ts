@@ -7,7 +7,7 @@ import type { RunningService } from '../platform/service.js';
 import { type FileState, listFileState, localObjectsState, s3ObjectsState } from './file-state.js';
 import { CheckpointMissing, SqlState } from './sql-state.js';
 
-/** What the admin API and `start()` call; engineer H2's admin API depends on exactly this. */
+/** What the admin API and `start()` call to reset and checkpoint the services' data. */
 export interface StateControl {
   reset(ids?: string[]): Promise<void>;
   checkpoint(name: string, ids?: string[]): Promise<void>;

@@ -15,20 +15,36 @@ export function commonHeaders(req: IncomingMessage, id: string, policy: CorsPoli
 }
 
 /**
+ * Wraps every fast-path attempt (the test harness: delays, injected errors, the journal): calls `serve` when it
+ * is time (false: declined) or `toFastify` to let Fastify answer instead.
+ */
+export type FastPathGate = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve: () => boolean,
+  toFastify: () => void,
+  requestId: string,
+) => void;
+
+/**
  * The node:http server Fastify would make (same timeouts), with `fastPath` tried first for GETs while the
  * service is open; anything it declines goes to Fastify.
  */
-export function fastServer(fastPath: FastPath, policy: CorsPolicy, expose: string, open: () => boolean) {
+export function fastServer(
+  fastPath: FastPath,
+  policy: CorsPolicy,
+  expose: string,
+  open: () => boolean,
+  gate?: FastPathGate,
+) {
   return (handler: http.RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number }) => {
     const server = http.createServer((req, res) => {
+      if (req.method !== 'GET' || !open()) return handler(req, res);
       // The echoed Origin passed Node's request parser, which admits only what writeHead accepts.
-      if (
-        req.method === 'GET' &&
-        open() &&
-        fastPath(req, res, commonHeaders(req, requestIdOf(req), policy, expose))
-      )
-        return;
-      handler(req, res);
+      const id = requestIdOf(req);
+      const serve = () => open() && fastPath(req, res, commonHeaders(req, id, policy, expose));
+      if (gate) return gate(req, res, serve, () => handler(req, res), id);
+      if (!serve()) handler(req, res);
     });
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

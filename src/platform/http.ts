@@ -13,10 +13,11 @@ import Fastify, {
   type FastifyRequest,
   type FastifySchemaCompiler,
 } from 'fastify';
+import { beforeFastPath, installHarness, type ServiceHarness } from '../harness/service-harness.js';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
 import { HttpError } from './errors.js';
-import { commonHeaders, type FastPath, fastServer } from './fast-path.js';
+import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   cors: CorsPolicy;
   /** Host names accepted besides loopback names and IP literals; undefined when the DNS-rebinding check is off. */
   allowedHosts?: string[];
+  /** The test harness's faults and request journal for this service. */
+  harness?: ServiceHarness;
 }
 
 const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
@@ -112,7 +115,11 @@ export async function createApp(
   const expose = ['x-request-id', ...(service.exposeHeaders ?? [])].join(', ');
   const logsRequests = ['trace', 'debug', 'info'].includes(options.logger.level);
   const fastPath = logsRequests ? undefined : options.fastPath;
-  const { cors, allowedHosts } = options;
+  const { cors, allowedHosts, harness } = options;
+  const gate: FastPathGate | undefined = harness
+    ? (req, res, serve, toFastify, id) =>
+        beforeFastPath(harness, service.docsPath, req, res, serve, toFastify, id)
+    : undefined;
   let open = true;
   const app = Fastify({
     loggerInstance: options.logger,
@@ -132,7 +139,7 @@ export async function createApp(
       caseSensitive: !service.caseInsensitivePaths,
     },
     rewriteUrl: service.beforeRouting ? rewriteWith(service.beforeRouting) : undefined,
-    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open) : undefined,
+    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open, gate) : undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.
   app.addHook('preClose', (done) => {
@@ -178,6 +185,11 @@ export async function createApp(
     }
     done();
   });
+  if (harness) {
+    installHarness(app, harness, service.docsPath, (request, status, message, code) =>
+      answer({ status, message, code, requestId: request.id, route: routeOf(request) }),
+    );
+  }
 
   // Preflights: any route may be called cross-origin by the pages the policy allows.
   app.options('*', { schema: { hide: true } }, (request, reply) => {

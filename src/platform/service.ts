@@ -117,6 +117,8 @@ export interface ServiceManifest<S = unknown> {
   hostEnv?: string;
   /** The Postgres schema that holds this service's tables; undefined when it keeps no SQL state. */
   schema?: string;
+  /** The delay before every answer when `<ID>_DELAY_MS` is unset (the list spec's 1500 ms); default 0. */
+  defaultDelayMs?: number;
   /** Reads this service's settings; throws `ConfigError` naming the variable. */
   settings(env: Env): S;
   /** Loads the operator commands (for `--help` and `backlot <service> <command>`). */

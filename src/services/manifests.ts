@@ -1,7 +1,7 @@
 import { defineManifest } from '../platform/service.js';
 import { contentSettings } from './content/settings.js';
 import { employeesSettings } from './employees/settings.js';
-import { listSettings } from './list/settings.js';
+import { listDelayMs, listSettings } from './list/settings.js';
 import { machinesSettings } from './machines/settings.js';
 import { postsSettings } from './posts/settings.js';
 import { profilesSettings } from './profiles/settings.js';
@@ -32,6 +32,7 @@ export const listManifest = defineManifest({
   id: 'list',
   title: 'Grocery list over a JSON file',
   ports: { alone: 3333, together: 3333 },
+  defaultDelayMs: listDelayMs,
   settings: listSettings,
 });
 

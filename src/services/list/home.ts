@@ -3,7 +3,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** The home page: every resource in the file with its size and a link, like json-server's index page. */
 export function homePage(
   resources: { name: string; count: number }[],
-  delayMs: number,
+  delay: string,
   origin: string,
 ): string {
   const rows = resources
@@ -25,7 +25,7 @@ export function homePage(
   </head>
   <body>
     <h1>backlot list</h1>
-    <p>A JSON file served as a REST API. Every API response is delayed by ${delayMs} ms.</p>
+    <p>A JSON file served as a REST API. Every API response is delayed by ${delay} ms.</p>
     <h2>Resources</h2>
     <ul>
         ${rows || '<li>No resources: the data file holds no arrays.</li>'}

@@ -15,8 +15,8 @@ export const list = defineService({
     const file = ctx.settings.file ?? path.join(ctx.global.dataDir, 'list.json');
     const store = await ListStore.open(file, { log: ctx.log, lockWaitMs: ctx.settings.lockWaitMs });
     return {
-      routes: listRoutes({ store, delayMs: ctx.settings.delayMs }),
-      banner: [`data file ${file}; responses delayed ${ctx.settings.delayMs} ms`],
+      routes: listRoutes({ store, delay: ctx.settings.delay }),
+      banner: [`data file ${file}; responses delayed ${ctx.settings.delay} ms`],
       snapshot: { save: () => store.savedText(), restore: (saved) => store.replaceText(saved) },
       close: () => store.close(),
     };

@@ -413,16 +413,18 @@ describe('patterns and query limits', () => {
 
 describe('settings', () => {
   test('LIST_DELAY_MS and LIST_FILE are read from the environment given', () => {
-    assert.deepEqual(list.settings({}), { file: undefined, delayMs: 1500, lockWaitMs: 6000 });
+    assert.deepEqual(list.settings({}), { file: undefined, delay: '1500', lockWaitMs: 6000 });
     assert.deepEqual(
       list.settings({ LIST_FILE: '/tmp/x.json', LIST_DELAY_MS: '0', LIST_LOCK_WAIT_MS: '10' }),
       {
         file: '/tmp/x.json',
-        delayMs: 0,
+        delay: '0',
         lockWaitMs: 10,
       },
     );
     assert.throws(() => list.settings({ LIST_DELAY_MS: 'slow' }), /LIST_DELAY_MS/);
     assert.throws(() => list.settings({ LIST_DELAY_MS: '-1' }), /LIST_DELAY_MS/);
+    assert.throws(() => list.settings({ LIST_DELAY_MS: '300-100' }), /LIST_DELAY_MS/);
+    assert.equal(list.settings({ LIST_DELAY_MS: '100-300' }).delay, '100-300');
   });
 });

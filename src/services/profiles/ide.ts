@@ -72,7 +72,11 @@ export const idePlugin: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { name: string } }>(
     '/ide/:name',
-    { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) } },
+    // The IDE's files are docs: the harness's faults leave them alone (GET / is exempt as the docs path).
+    {
+      schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) },
+      config: { faults: false },
+    },
     async (request, reply) => {
       const asset = assets.get(request.params.name);
       if (!asset) {

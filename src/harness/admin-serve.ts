@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { GlobalSettings } from '../config.js';
+import type { Backlot } from '../server.js';
+import { type RunningAdmin, type StateControl, startAdmin } from './admin.js';
+
+/**
+ * Starts the admin page and API beside `backlot serve`'s services, and words its banner lines. With ADMIN_PORT
+ * unset, a busy 8090 (another backlot) only costs this process its admin page; a port that was asked for must be
+ * free, like the services' own ports.
+ */
+export async function serveAdmin(
+  backlot: Backlot,
+  global: GlobalSettings,
+  logger: FastifyBaseLogger,
+  state?: StateControl,
+): Promise<{ admin?: RunningAdmin; banner: string[] }> {
+  const { port, host, token, portSet } = global.admin;
+  try {
+    const admin = await startAdmin({
+      services: backlot.services,
+      faultHeaders: backlot.faultHeaders,
+      state,
+      host,
+      port,
+      token,
+      allowedHosts: global.allowedHosts,
+      logger,
+    });
+    // The fragment carries the token to the page without sending it to any server (or into any log).
+    const link = admin.token ? `${admin.url}#token=${admin.token}` : admin.url;
+    const note = admin.token ? 'page and API; keep this link, it holds the admin token' : 'page and API';
+    return { admin, banner: [`  ${'admin'.padEnd(10)} ${link}  (${note})`] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || portSet) throw error;
+    return {
+      banner: [`  ${'admin'.padEnd(10)} not started: port ${port} is in use (set ADMIN_PORT; 0 for none)`],
+    };
+  }
+}

@@ -1,0 +1,177 @@
+import type { IncomingMessage } from 'node:http';
+import { ConfigError, type Env, envString } from '../config.js';
+
+/** Latency and errors added to a service's answers: a fixed or random delay, and a share of requests failed. */
+export interface FaultRule {
+  /** Milliseconds before the service handles a request: `min === max` for a fixed delay. */
+  delay: { min: number; max: number };
+  /** Share of requests (0–1) answered with `errorStatus` instead of being handled. */
+  errorRate: number;
+  errorStatus: number;
+}
+
+/** The JSON form of a rule (settings, admin API): `delayMs` is `"1500"` or a range `"100-300"`. */
+export interface FaultRuleJson {
+  delayMs: string;
+  errorRate: number;
+  errorStatus: number;
+}
+
+export const maxDelayMs = 600_000;
+export const noFaults: FaultRule = { delay: { min: 0, max: 0 }, errorRate: 0, errorStatus: 503 };
+
+/** `1500` or `100-300` (random in the range, inclusive); throws a message naming `name`. */
+export function parseDelay(raw: string, name: string): FaultRule['delay'] {
+  const match = /^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$/.exec(raw);
+  const min = match ? Number(match[1]) : Number.NaN;
+  const max = match?.[2] !== undefined ? Number(match[2]) : min;
+  if (!match || max < min || max > maxDelayMs) {
+    throw new ConfigError(
+      `${name}: must be milliseconds (0-${maxDelayMs}) or a range like 100-300, got "${raw}"`,
+    );
+  }
+  return { min, max };
+}
+
+export function parseErrorRate(raw: string, name: string): number {
+  const rate = /^\s*(0|1|0?\.\d+|1\.0*)\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) throw new ConfigError(`${name}: must be a number from 0 to 1, got "${raw}"`);
+  return rate;
+}
+
+/** Only error statuses: a fault that answers 2xx would hide that the service never ran. */
+export function parseErrorStatus(raw: string, name: string): number {
+  const status = /^\s*\d{3}\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(status >= 400 && status <= 599))
+    throw new ConfigError(`${name}: must be a status from 400 to 599, got "${raw}"`);
+  return status;
+}
+
+/** `<ID>_DELAY_MS`, `<ID>_ERROR_RATE` and `<ID>_ERROR_STATUS`; `defaultDelayMs` is the service's own (list: 1500). */
+export function faultRuleFromEnv(env: Env, id: string, defaultDelayMs = 0): FaultRule {
+  const prefix = id.toUpperCase();
+  const delay = envString(env, `${prefix}_DELAY_MS`);
+  const rate = envString(env, `${prefix}_ERROR_RATE`);
+  const status = envString(env, `${prefix}_ERROR_STATUS`);
+  return {
+    delay:
+      delay === undefined
+        ? { min: defaultDelayMs, max: defaultDelayMs }
+        : parseDelay(delay, `${prefix}_DELAY_MS`),
+    errorRate: rate === undefined ? 0 : parseErrorRate(rate, `${prefix}_ERROR_RATE`),
+    errorStatus: status === undefined ? 503 : parseErrorStatus(status, `${prefix}_ERROR_STATUS`),
+  };
+}
+
+export const delayText = ({ min, max }: FaultRule['delay']) => (min === max ? `${min}` : `${min}-${max}`);
+
+export function ruleToJson(rule: FaultRule): FaultRuleJson {
+  return { delayMs: delayText(rule.delay), errorRate: rule.errorRate, errorStatus: rule.errorStatus };
+}
+
+/** A partial JSON rule (admin API) over `base`; throws ConfigError naming the field. */
+export function ruleFromJson(
+  json: Partial<Record<keyof FaultRuleJson, unknown>>,
+  base: FaultRule,
+): FaultRule {
+  const text = (value: unknown) => (typeof value === 'number' ? String(value) : value);
+  const field = (name: keyof FaultRuleJson) => {
+    const value = text(json[name]);
+    if (value !== undefined && typeof value !== 'string')
+      throw new ConfigError(`${name}: must be a number or text`);
+    return value;
+  };
+  const delay = field('delayMs');
+  const rate = field('errorRate');
+  const status = field('errorStatus');
+  return {
+    delay: delay === undefined ? base.delay : parseDelay(delay, 'delayMs'),
+    errorRate: rate === undefined ? base.errorRate : parseErrorRate(rate, 'errorRate'),
+    errorStatus: status === undefined ? base.errorStatus : parseErrorStatus(status, 'errorStatus'),
+  };
+}
+
+/** Whether `X-Backlot-Delay` / `X-Backlot-Status` are honoured: one switch for every service of a process. */
+export class FaultHeaders {
+  constructor(public enabled = false) {}
+}
+
+/** What happens to one request: wait `delayMs`, then answer `status` (an injected error) or handle it. */
+export interface FaultDecision {
+  delayMs: number;
+  status?: number;
+  /** Why: `setting` (the service's rule) or `header`; for the error message and the journal. */
+  source: 'setting' | 'header';
+  /** A malformed X-Backlot-* header (when headers are on): answered 400 without delay. */
+  invalid?: string;
+  /** Set once the delay was waited (the fast path waits before handing a request to Fastify). */
+  delayed?: boolean;
+}
+
+const decided = Symbol('backlot.faults');
+type Decided = IncomingMessage & { [decided]?: FaultDecision };
+
+const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** One service's faults: its rule (changed at run time by the admin API) and the shared header switch. */
+export class ServiceFaults {
+  constructor(
+    public rule: FaultRule,
+    readonly headers: FaultHeaders = new FaultHeaders(),
+  ) {}
+
+  /** Nothing to do for any request: the common case, checked first so it costs next to nothing. */
+  idle(): boolean {
+    return !this.headers.enabled && this.rule.errorRate === 0 && this.rule.delay.max === 0;
+  }
+
+  /** Decides once per request, so a request the fast path hands on to Fastify is not rolled twice. */
+  decide(req: IncomingMessage): FaultDecision {
+    const known = (req as Decided)[decided];
+    if (known) return known;
+    const decision = this.roll(req);
+    (req as Decided)[decided] = decision;
+    return decision;
+  }
+
+  private roll(req: IncomingMessage): FaultDecision {
+    const { delay, errorRate, errorStatus } = this.rule;
+    const decision: FaultDecision = {
+      delayMs: delay.min + Math.floor(Math.random() * (delay.max - delay.min + 1)),
+      status: errorRate > 0 && Math.random() < errorRate ? errorStatus : undefined,
+      source: 'setting',
+    };
+    if (!this.headers.enabled) return decision;
+    const delayHeader = headerText(req.headers['x-backlot-delay']);
+    const statusHeader = headerText(req.headers['x-backlot-status']);
+    try {
+      if (delayHeader !== undefined) {
+        const range = parseDelay(delayHeader, 'X-Backlot-Delay');
+        decision.delayMs = range.min + Math.floor(Math.random() * (range.max - range.min + 1));
+        decision.source = 'header';
+      }
+      if (statusHeader !== undefined) {
+        decision.status = parseErrorStatus(statusHeader, 'X-Backlot-Status');
+        decision.source = 'header';
+      }
+    } catch (error) {
+      return { delayMs: 0, source: 'header', invalid: (error as Error).message };
+    }
+    return decision;
+  }
+}
+
+/** Requests faults never touch: preflights, health, the docs and routes marked `config: { faults: false }`. */
+export function exempt(method: string, path: string, docsPath: string, config?: unknown): boolean {
+  if (method === 'OPTIONS') return true;
+  if ((config as { faults?: boolean } | undefined)?.faults === false) return true;
+  if (path === '/healthz' || path === '/readyz' || path === '/openapi.json') return true;
+  if (path === '/docs' || path.startsWith('/docs/')) return true;
+  return method === 'GET' && path === docsPath;
+}
+
+export const pathOf = (url: string | undefined) => {
+  const raw = url ?? '/';
+  const end = raw.indexOf('?');
+  return end === -1 ? raw : raw.slice(0, end);
+};

@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GlobalSettings } from '../config.js';
+import type { HttpError } from '../platform/errors.js';
+import { exempt, type FaultDecision, FaultHeaders, type FaultRule, pathOf, ServiceFaults } from './faults.js';
+import { arrivedAt, installJournal, journalled, ServiceJournal } from './journal.js';
+
+/** What the test harness adds to one running service: its faults and its request journal. */
+export interface ServiceHarness {
+  faults: ServiceFaults;
+  journal: ServiceJournal;
+}
+
+/** A fresh harness for one service: `rule` from its settings, `headers` shared by the services of one process. */
+export function newServiceHarness(
+  rule: FaultRule,
+  global: Pick<GlobalSettings, 'faultHeaders' | 'journalSize' | 'journalBodies'>,
+  headers = new FaultHeaders(global.faultHeaders),
+): ServiceHarness {
+  return {
+    faults: new ServiceFaults(rule, headers),
+    journal: new ServiceJournal({ size: global.journalSize, bodies: global.journalBodies }),
+  };
+}
+
+const faultNotes = new WeakMap<IncomingMessage, string>();
+
+const noteOf = (decision: FaultDecision) => {
+  const parts: string[] = [];
+  if (decision.delayMs > 0) parts.push(`delay ${decision.delayMs} ms`);
+  if (decision.status !== undefined) parts.push(`status ${decision.status}`);
+  if (decision.invalid) parts.push('invalid X-Backlot header');
+  return parts.length > 0 ? `${parts.join(', ')} (${decision.source})` : undefined;
+};
+
+/** Decides the request's faults (once) and remembers a note of them for the journal. */
+function decide(harness: ServiceHarness, req: IncomingMessage) {
+  const decision = harness.faults.decide(req);
+  const note = noteOf(decision);
+  if (note) faultNotes.set(req, note);
+  return decision;
+}
+
+/**
+ * Installs faults and the journal in a service's Fastify app. `refuse` words an error in the service's own shape.
+ * The fault hook must be added before the service's routes, so an injected error never reaches the service's own
+ * hooks (rate limits, login limiter) and is never counted there.
+ */
+export function installHarness(
+  app: FastifyInstance,
+  harness: ServiceHarness,
+  docsPath: string,
+  refuse: (request: FastifyRequest, status: number, message: string, code: string) => HttpError,
+) {
+  // A callback hook, not an async one: most requests only pay for the `idle()` check.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { faults } = harness;
+    if (
+      faults.idle() ||
+      exempt(request.method, pathOf(request.raw.url), docsPath, request.routeOptions.config)
+    )
+      return done();
+    const decision = decide(harness, request.raw);
+    // Sent from here rather than thrown: a route's own error handler (profiles' GraphQL one) must not reword it.
+    const send = (error: HttpError) => {
+      reply
+        .code(error.status)
+        .headers(error.headers ?? {})
+        .send(error.body);
+    };
+    if (decision.invalid) return send(refuse(request, 400, decision.invalid, 'invalid_fault_header'));
+    const go = () => {
+      if (decision.status === undefined) return done();
+      reply.header('x-backlot-fault', `status ${decision.status}`);
+      const why = decision.source === 'header' ? 'X-Backlot-Status' : 'the error rate setting';
+      send(
+        refuse(
+          request,
+          decision.status,
+          `Injected fault: status ${decision.status} (${why})`,
+          'injected_fault',
+        ),
+      );
+    };
+    if (decision.delayMs === 0 || decision.delayed) return go();
+    decision.delayed = true;
+    setTimeout(go, decision.delayMs);
+  });
+  installJournal(app, harness.journal, (raw) => faultNotes.get(raw));
+}
+
+/**
+ * Runs before a service's fast path (posts' precomputed GETs): waits the request's delay, and hands requests that
+ * must fail (or carry a bad X-Backlot header) to Fastify, which answers them in the service's error shape. Calls
+ * `serve` once the delay is over; it returns false when the fast path declined.
+ */
+export function beforeFastPath(
+  harness: ServiceHarness,
+  docsPath: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve: () => boolean,
+  toFastify: () => void,
+  requestId: string,
+) {
+  const started = performance.now();
+  // The fast path writes its whole answer synchronously, so the status and duration are known once it returns.
+  const tryFastPath = () => {
+    if (!serve()) return toFastify();
+    if (!journalled(req.url)) return;
+    harness.journal.add({
+      at: performance.timeOrigin + started,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      requestId,
+      headers: req.headers,
+      fault: faultNotes.get(req),
+    });
+  };
+  if (harness.faults.idle()) return tryFastPath();
+  if (exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) return tryFastPath();
+  const decision = decide(harness, req);
+  if (decision.invalid || decision.status !== undefined) return toFastify();
+  if (decision.delayMs === 0) return tryFastPath();
+  decision.delayed = true;
+  // Should the fast path decline after the wait, Fastify's journal entry still counts from arrival.
+  arrivedAt.set(req, started);
+  setTimeout(() => {
+    if (!res.destroyed) tryFastPath();
+  }, decision.delayMs);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the harness's faults never touch this route (home pages, docs assets). */
+    faults?: boolean;
+  }
+}
