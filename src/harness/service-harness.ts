@@ -84,7 +84,7 @@ export function installHarness(
     };
     if (decision.delayMs === 0 || decision.delayed) return go();
     decision.delayed = true;
-    setTimeout(go, decision.delayMs);
+    waitAtLeast(decision.delayMs, go);
   });
   installJournal(app, harness.journal, (raw) => faultNotes.get(raw));
 }
@@ -127,9 +127,20 @@ export function beforeFastPath(
   decision.delayed = true;
   // Should the fast path decline after the wait, Fastify's journal entry still counts from arrival.
   arrivedAt.set(req, started);
-  setTimeout(() => {
+  waitAtLeast(decision.delayMs, () => {
     if (!res.destroyed) tryFastPath();
-  }, decision.delayMs);
+  });
+}
+
+/** A timer may fire a fraction of a millisecond early (libuv's clock is coarse): a delay is a promised minimum. */
+function waitAtLeast(ms: number, then: () => void) {
+  const until = performance.now() + ms;
+  const check = () => {
+    const left = until - performance.now();
+    if (left > 0) setTimeout(check, Math.ceil(left));
+    else then();
+  };
+  setTimeout(check, ms);
 }
 
 declare module 'fastify' {
