@@ -201,19 +201,27 @@ export function installedPGliteVersion(): string {
 }
 
 /**
- * A plain recursive copy, each folder's files at once on the thread pool: for the cluster's thousand small files
- * several times faster than `fs.cp`, and the event loop meanwhile loads and builds the services.
+ * Copies the folder `from` to `to`: folders first, then the files by two workers on the thread pool, whose two
+ * other threads stay free for the services' modules loading meanwhile. For the cluster's thousand small files
+ * several times faster than `fs.cp`.
  */
 async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { mode: 0o700 });
-  const entries = await readdir(from, { withFileTypes: true });
-  await Promise.all(
-    entries.map((entry) => {
-      const source = path.join(from, entry.name);
-      const target = path.join(to, entry.name);
-      return entry.isDirectory() ? copyTree(source, target) : copyFile(source, target);
-    }),
-  );
+  const files: string[] = [];
+  const walk = async (relative: string) => {
+    await mkdir(path.join(to, relative), { mode: 0o700 });
+    for (const entry of await readdir(path.join(from, relative), { withFileTypes: true })) {
+      const name = path.join(relative, entry.name);
+      if (entry.isDirectory()) await walk(name);
+      else files.push(name);
+    }
+  };
+  await walk('');
+  const worker = async () => {
+    for (let name = files.pop(); name !== undefined; name = files.pop()) {
+      await copyFile(path.join(from, name), path.join(to, name));
+    }
+  };
+  await Promise.all([worker(), worker()]);
 }
 
 /**
