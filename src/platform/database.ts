@@ -208,7 +208,7 @@ export function installedPGliteVersion(): string {
 async function copyTree(from: string, to: string): Promise<void> {
   const files: string[] = [];
   const walk = async (relative: string) => {
-    await mkdir(path.join(to, relative), { mode: 0o700 });
+    await mkdir(path.join(to, relative), { recursive: true, mode: 0o700 });
     for (const entry of await readdir(path.join(from, relative), { withFileTypes: true })) {
       const name = path.join(relative, entry.name);
       if (entry.isDirectory()) await walk(name);
@@ -227,16 +227,18 @@ async function copyTree(from: string, to: string): Promise<void> {
 /**
  * On a first start (no `dataDir` yet), copies the cluster the build initialised, when the same PGlite made it:
  * initdb in WASM takes seconds, the copy about a tenth of one. Otherwise PGlite runs initdb itself, as before.
+ * Returns whether it copied.
  */
-async function seedFromTemplate(dataDir: string) {
-  if (existsSync(dataDir)) return;
-  const stamp = path.join(templateDir, 'pglite-version');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== installedPGliteVersion()) return;
+export async function seedFromTemplate(dataDir: string, template = templateDir): Promise<boolean> {
+  if (existsSync(dataDir)) return false;
+  const stamp = path.join(template, 'pglite-version');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== installedPGliteVersion()) return false;
   // Copied beside its place and renamed into it: an interrupted copy is never taken for a cluster.
   const partial = `${dataDir}.partial`;
   await rm(partial, { recursive: true, force: true });
-  await copyTree(path.join(templateDir, 'data'), partial);
+  await copyTree(path.join(template, 'data'), partial);
   await rename(partial, dataDir);
+  return true;
 }
 
 /** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
