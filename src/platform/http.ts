@@ -17,6 +17,7 @@ import { isUnavailable } from './database.js';
 import { HttpError } from './errors.js';
 import { commonHeaders, type FastPath, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
+import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
@@ -56,8 +57,9 @@ const strictValidator = addFormats.default(
  * the `u` flag, and ±Infinity (`1e400`) is not a number. Failures are Ajv's, like everywhere else, so they reach
  * the service's `errorBody` the same way.
  */
-export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
-  strictValidator.compile(schema as object);
+export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = lazyValidatorCompiler(({ schema }) =>
+  strictValidator.compile(schema as object),
+);
 
 /** The HTML pages' security headers (docs, IDE, home pages): no framing, no sniffing, no referrer leaks. */
 export const htmlSecurityHeaders = {
@@ -121,6 +123,8 @@ export async function createApp(
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open) : undefined,
+    // Route schemas compile on first use, not at start-up (lazy-schemas.ts).
+    schemaController: lazyCompilers,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.
   app.addHook('preClose', (done) => {
@@ -131,8 +135,10 @@ export async function createApp(
 
   // JSON bodies are validated as sent ("5" is not a number); query strings, params and headers are text, so
   // they are coerced to the declared types.
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyValidator : textValidator).compile(schema),
+  app.setValidatorCompiler(
+    lazyValidatorCompiler(({ schema, httpPart }) =>
+      (httpPart === 'body' ? bodyValidator : textValidator).compile(schema as object),
+    ),
   );
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
