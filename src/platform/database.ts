@@ -401,16 +401,31 @@ export async function openDatabase(settings: DatabaseSettings, dataDir: string):
 }
 
 const identifier = /^[a-z_][a-z0-9_]*$/;
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Applies a service's migrations in order inside its own schema, once each, recorded in
  * `public.backlot_migrations`. A transaction-scoped advisory lock makes concurrent starts take turns.
+ *
+ * Round trips are few because a start migrates while the main thread loads and builds the services, which delays
+ * every answer the database sends: a database that has them all is known in one query, without the lock, and
+ * otherwise the lock, the bookkeeping, and then every pending migration go in one batch each.
  */
 export async function migrate(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
   if (!identifier.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const ordered = [...migrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const applied = 'SELECT name FROM public.backlot_migrations WHERE schema_name = $1';
+  try {
+    const { rows } = await db.query<{ name: string }>(applied, [schema]);
+    const done = new Set(rows.map((r) => r.name));
+    if (ordered.every((m) => done.has(m.name))) return [];
+  } catch (error) {
+    // 42P01: no migration has ever run on this database.
+    if ((error as { code?: string }).code !== '42P01') throw error;
+  }
   return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot:migrations'))`);
     await tx.exec(`
+      SELECT pg_advisory_xact_lock(hashtext('backlot:migrations'));
       CREATE TABLE IF NOT EXISTS public.backlot_migrations (
         schema_name text NOT NULL,
         name text NOT NULL,
@@ -419,23 +434,20 @@ export async function migrate(db: Database, schema: string, migrations: Migratio
       );
       CREATE SCHEMA IF NOT EXISTS ${schema};
     `);
-    const { rows } = await tx.query<{ name: string }>(
-      'SELECT name FROM public.backlot_migrations WHERE schema_name = $1',
-      [schema],
-    );
+    // Read again under the lock: another process may have applied some meanwhile.
+    const { rows } = await tx.query<{ name: string }>(applied, [schema]);
     const done = new Set(rows.map((r) => r.name));
-    const applied: string[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.name.localeCompare(b.name))) {
-      if (done.has(migration.name)) continue;
-      await tx.exec(`SET LOCAL search_path TO ${schema}, public;\n${migration.sql}`);
-      await tx.query('INSERT INTO public.backlot_migrations (schema_name, name) VALUES ($1, $2)', [
-        schema,
-        migration.name,
-      ]);
-      applied.push(migration.name);
-    }
-    await tx.exec('SET LOCAL search_path TO public');
-    return applied;
+    const pending = ordered.filter((m) => !done.has(m.name));
+    if (pending.length === 0) return [];
+    // Each migration starts on its own line with the search path set, as if run alone; the newline before `;`
+    // ends a trailing `--` comment.
+    const batch = pending.map((m) => `SET LOCAL search_path TO ${schema}, public;\n${m.sql}\n;`);
+    const names = pending.map((m) => `(${literal(schema)}, ${literal(m.name)})`);
+    await tx.exec(
+      `${batch.join('\n')}\nSET LOCAL search_path TO public;\n` +
+        `INSERT INTO public.backlot_migrations (schema_name, name) VALUES ${names.join(', ')};`,
+    );
+    return pending.map((m) => m.name);
   });
 }
 
