@@ -403,15 +403,30 @@ export async function openDatabase(settings: DatabaseSettings, dataDir: string):
 const identifier = /^[a-z_][a-z0-9_]*$/;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+/** The migrations under way on each database of this process, one after another (see `migrate`). */
+const migrating = new WeakMap<Database, Promise<unknown>>();
+
 /**
  * Applies a service's migrations in order inside its own schema, once each, recorded in
  * `public.backlot_migrations`. A transaction-scoped advisory lock makes concurrent starts take turns.
  *
- * Round trips are few because a start migrates while the main thread loads and builds the services, which delays
- * every answer the database sends: a database that has them all is known in one query, without the lock, and
- * otherwise the lock, the bookkeeping, and then every pending migration go in one batch each.
+ * A start migrates while the main thread loads and builds the services, which delays every answer the database
+ * sends, so exchanges are kept few. The services of one process migrate one after another on one connection:
+ * they would take turns on the lock anyway, and on PostgreSQL each one at once would open a connection of its own
+ * (a TLS handshake and authentication). A database that has every migration already is known in one query,
+ * without the lock; otherwise the lock with the bookkeeping, and then every pending migration, go in one batch each.
  */
-export async function migrate(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
+export function migrate(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
+  const previous = migrating.get(db) ?? Promise.resolve();
+  const run = previous.then(() => applyMigrations(db, schema, migrations));
+  migrating.set(
+    db,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
+async function applyMigrations(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
   if (!identifier.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const ordered = [...migrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const applied = 'SELECT name FROM public.backlot_migrations WHERE schema_name = $1';
