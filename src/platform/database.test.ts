@@ -99,7 +99,9 @@ describe('networked PostgreSQL', () => {
   });
 
   test('connects over TLS, and verifies the certificate when DB_SSL_CA is given', async () => {
+    const hadNavigator = 'navigator' in globalThis;
     const db = await openPostgres({ url: server.url, source: 'DATABASE_URL', sslCaFile: server.caFile });
+    assert.equal('navigator' in globalThis, hadNavigator, 'loading pg leaves the globals as they were');
     try {
       const { rows } = await db.query<{ ssl: boolean }>(
         'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',

@@ -55,14 +55,32 @@ const NUMERIC = 1700;
 
 // Each driver is imported when a database of its kind is opened: a process on PGlite never loads pg, and one on
 // PostgreSQL (or with no database, or printing --help) never loads PGlite's WASM build.
-let pgModule: Promise<typeof import('pg').default> | undefined;
-function loadPg() {
-  pgModule ??= import('pg').then(({ default: pg }) => {
-    pg.types.setTypeParser(INT8, (v: string) => v);
-    pg.types.setTypeParser(NUMERIC, (v: string) => v);
-    return pg;
-  });
+let pgModule: typeof import('pg').default | undefined;
+async function loadPg() {
+  if (!pgModule) {
+    pgModule = requirePg();
+    pgModule.types.setTypeParser(INT8, (v: string) => v);
+    pgModule.types.setTypeParser(NUMERIC, (v: string) => v);
+  }
   return pgModule;
+}
+
+/**
+ * pg, required with a `navigator` global present for the while. Without one (Node 20) pg probes for Cloudflare
+ * Workers with `new Response(…)`, which loads Node's whole fetch implementation: about half of pg's load time,
+ * in the middle of a start. Node 21 and later define `navigator` themselves (`userAgent` `Node.js/<major>`), as
+ * this does; the require is synchronous, so no other code runs while the global is there, and it is removed again.
+ */
+function requirePg(): typeof import('pg').default {
+  const require = createRequire(import.meta.url);
+  if ('navigator' in globalThis) return require('pg');
+  const userAgent = `Node.js/${process.versions.node.split('.')[0]}`;
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent }, configurable: true });
+  try {
+    return require('pg');
+  } finally {
+    Reflect.deleteProperty(globalThis, 'navigator');
+  }
 }
 
 /**
