@@ -1,5 +1,5 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
-import { compare, measure } from './lib/compare.js';
+import { compare } from './lib/compare.js';
 import { type BenchContext, launch } from './lib/context.js';
 import { load, percentile } from './lib/load.js';
 import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './lib/targets.js';

@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import type { LoadResult, LoadSettings } from './load.js';
+import { type LoadResult, type LoadSettings, loadClient } from './load.js';
 
 export interface Row {
   group: string;
@@ -33,7 +33,7 @@ export class Report {
       '# Benchmarks',
       '',
       `Run on ${date}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
-      `Load: autocannon, ${this.settings.connections} connections, ${this.settings.durationSeconds} s per run, pipelining ${this.settings.pipelining}, ` +
+      `Load: ${loadClient === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${this.settings.connections} connections, ${this.settings.durationSeconds} s per run, pipelining ${this.settings.pipelining}, ` +
         `median of ${this.settings.repeats} runs, backlot and its peer alternating. Database scenarios use PostgreSQL 15 over TLS on loopback.`,
       'Reproduce with `npm run bench` (all groups) or `npm run bench -- posts` (one).',
       '',

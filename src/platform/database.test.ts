@@ -16,7 +16,40 @@ async function appliedNames(db: Database, schema: string) {
   return rows.map((r) => r.name);
 }
 
+/**
+ * Pending migrations go to the database in one batch: each must still run as if alone (its own search path,
+ * a trailing comment ending with its line), and a failing one leaves nothing of its batch.
+ */
+async function migrationsRunAsIfAlone(db: Database) {
+  const first = [
+    { name: '001_a', sql: 'CREATE TABLE a (id int); SET LOCAL search_path TO public -- no semicolon' },
+    { name: '002_b', sql: "CREATE TABLE b (id int); INSERT INTO b VALUES (1) -- it's a comment" },
+  ];
+  assert.deepEqual(await migrate(db, 'batch', first), ['001_a', '002_b']);
+  const { rows } = await db.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'batch' ORDER BY 1",
+  );
+  assert.deepEqual(rows, [{ table_name: 'a' }, { table_name: 'b' }]);
+  const broken = [
+    ...first,
+    { name: '003_c', sql: 'CREATE TABLE c (id int);' },
+    { name: '004_d', sql: 'INSERT INTO missing VALUES (1);' },
+  ];
+  await assert.rejects(migrate(db, 'batch', broken), /relation "missing" does not exist/);
+  assert.deepEqual(await appliedNames(db, 'batch'), ['001_a', '002_b']);
+  assert.equal((await db.query("SELECT to_regclass('batch.c') AS c")).rows[0]?.c, null);
+}
+
 describe('embedded database (PGlite)', () => {
+  test('pending migrations run in one batch, each as if alone; a failure applies none of them', async () => {
+    const db = await openEmbedded();
+    try {
+      await migrationsRunAsIfAlone(db);
+    } finally {
+      await db.close();
+    }
+  });
+
   test('migrations apply in order once, in the service schema, and a second run changes nothing', async () => {
     const db = await openEmbedded();
     try {
@@ -66,7 +99,9 @@ describe('networked PostgreSQL', () => {
   });
 
   test('connects over TLS, and verifies the certificate when DB_SSL_CA is given', async () => {
+    const hadNavigator = 'navigator' in globalThis;
     const db = await openPostgres({ url: server.url, source: 'DATABASE_URL', sslCaFile: server.caFile });
+    assert.equal('navigator' in globalThis, hadNavigator, 'loading pg leaves the globals as they were');
     try {
       const { rows } = await db.query<{ ssl: boolean }>(
         'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
@@ -119,6 +154,21 @@ describe('networked PostgreSQL', () => {
       message:
         'DATABASE_URL: not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)',
     });
+  });
+
+  test('pending migrations run in one batch, each as if alone; a failure applies none of them', async () => {
+    const admin = await openPostgres({ url: server.url, source: 'DATABASE_URL' });
+    await admin.exec('CREATE DATABASE batches');
+    await admin.close();
+    const db = await openPostgres({
+      url: server.url.replace('/postgres?', '/batches?'),
+      source: 'DATABASE_URL',
+    });
+    try {
+      await migrationsRunAsIfAlone(db);
+    } finally {
+      await db.close();
+    }
   });
 
   test('two processes starting at once apply each migration exactly once', async () => {

@@ -55,14 +55,32 @@ const NUMERIC = 1700;
 
 // Each driver is imported when a database of its kind is opened: a process on PGlite never loads pg, and one on
 // PostgreSQL (or with no database, or printing --help) never loads PGlite's WASM build.
-let pgModule: Promise<typeof import('pg').default> | undefined;
-function loadPg() {
-  pgModule ??= import('pg').then(({ default: pg }) => {
-    pg.types.setTypeParser(INT8, (v: string) => v);
-    pg.types.setTypeParser(NUMERIC, (v: string) => v);
-    return pg;
-  });
+let pgModule: typeof import('pg').default | undefined;
+async function loadPg() {
+  if (!pgModule) {
+    pgModule = requirePg();
+    pgModule.types.setTypeParser(INT8, (v: string) => v);
+    pgModule.types.setTypeParser(NUMERIC, (v: string) => v);
+  }
   return pgModule;
+}
+
+/**
+ * pg, required with a `navigator` global present for the while. Without one (Node 20) pg probes for Cloudflare
+ * Workers with `new Response(…)`, which loads Node's whole fetch implementation: about half of pg's load time,
+ * in the middle of a start. Node 21 and later define `navigator` themselves (`userAgent` `Node.js/<major>`), as
+ * this does; the require is synchronous, so no other code runs while the global is there, and it is removed again.
+ */
+function requirePg(): typeof import('pg').default {
+  const require = createRequire(import.meta.url);
+  if ('navigator' in globalThis) return require('pg');
+  const userAgent = `Node.js/${process.versions.node.split('.')[0]}`;
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent }, configurable: true });
+  try {
+    return require('pg');
+  } finally {
+    Reflect.deleteProperty(globalThis, 'navigator');
+  }
 }
 
 /**
@@ -201,34 +219,44 @@ export function installedPGliteVersion(): string {
 }
 
 /**
- * A plain recursive copy, each folder's files at once on the thread pool: for the cluster's thousand small files
- * several times faster than `fs.cp`, and the event loop meanwhile loads and builds the services.
+ * Copies the folder `from` to `to`: folders first, then the files by two workers on the thread pool, whose two
+ * other threads stay free for the services' modules loading meanwhile. For the cluster's thousand small files
+ * several times faster than `fs.cp`.
  */
 async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { mode: 0o700 });
-  const entries = await readdir(from, { withFileTypes: true });
-  await Promise.all(
-    entries.map((entry) => {
-      const source = path.join(from, entry.name);
-      const target = path.join(to, entry.name);
-      return entry.isDirectory() ? copyTree(source, target) : copyFile(source, target);
-    }),
-  );
+  const files: string[] = [];
+  const walk = async (relative: string) => {
+    await mkdir(path.join(to, relative), { recursive: true, mode: 0o700 });
+    for (const entry of await readdir(path.join(from, relative), { withFileTypes: true })) {
+      const name = path.join(relative, entry.name);
+      if (entry.isDirectory()) await walk(name);
+      else files.push(name);
+    }
+  };
+  await walk('');
+  const worker = async () => {
+    for (let name = files.pop(); name !== undefined; name = files.pop()) {
+      await copyFile(path.join(from, name), path.join(to, name));
+    }
+  };
+  await Promise.all([worker(), worker()]);
 }
 
 /**
  * On a first start (no `dataDir` yet), copies the cluster the build initialised, when the same PGlite made it:
  * initdb in WASM takes seconds, the copy about a tenth of one. Otherwise PGlite runs initdb itself, as before.
+ * Returns whether it copied.
  */
-async function seedFromTemplate(dataDir: string) {
-  if (existsSync(dataDir)) return;
-  const stamp = path.join(templateDir, 'pglite-version');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== installedPGliteVersion()) return;
+export async function seedFromTemplate(dataDir: string, template = templateDir): Promise<boolean> {
+  if (existsSync(dataDir)) return false;
+  const stamp = path.join(template, 'pglite-version');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== installedPGliteVersion()) return false;
   // Copied beside its place and renamed into it: an interrupted copy is never taken for a cluster.
   const partial = `${dataDir}.partial`;
   await rm(partial, { recursive: true, force: true });
-  await copyTree(path.join(templateDir, 'data'), partial);
+  await copyTree(path.join(template, 'data'), partial);
   await rename(partial, dataDir);
+  return true;
 }
 
 /** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
@@ -390,44 +418,8 @@ export async function openDatabase(settings: DatabaseSettings, dataDir: string):
   return openEmbedded(path.join(dataDir, 'pg'));
 }
 
-const identifier = /^[a-z_][a-z0-9_]*$/;
-
-/**
- * Applies a service's migrations in order inside its own schema, once each, recorded in
- * `public.backlot_migrations`. A transaction-scoped advisory lock makes concurrent starts take turns.
- */
-export async function migrate(db: Database, schema: string, migrations: Migration[]): Promise<string[]> {
-  if (!identifier.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot:migrations'))`);
-    await tx.exec(`
-      CREATE TABLE IF NOT EXISTS public.backlot_migrations (
-        schema_name text NOT NULL,
-        name text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (schema_name, name)
-      );
-      CREATE SCHEMA IF NOT EXISTS ${schema};
-    `);
-    const { rows } = await tx.query<{ name: string }>(
-      'SELECT name FROM public.backlot_migrations WHERE schema_name = $1',
-      [schema],
-    );
-    const done = new Set(rows.map((r) => r.name));
-    const applied: string[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.name.localeCompare(b.name))) {
-      if (done.has(migration.name)) continue;
-      await tx.exec(`SET LOCAL search_path TO ${schema}, public;\n${migration.sql}`);
-      await tx.query('INSERT INTO public.backlot_migrations (schema_name, name) VALUES ($1, $2)', [
-        schema,
-        migration.name,
-      ]);
-      applied.push(migration.name);
-    }
-    await tx.exec('SET LOCAL search_path TO public');
-    return applied;
-  });
-}
+// Migrations live in migrations.ts; re-exported here, where services find the rest of the database.
+export { migrate } from './migrations.js';
 
 export function embeddedDataExists(dataDir: string) {
   return existsSync(path.join(dataDir, 'pg', 'data'));

@@ -19,6 +19,7 @@ import { isUnavailable } from './database.js';
 import { HttpError } from './errors.js';
 import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
+import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
@@ -60,8 +61,9 @@ const strictValidator = addFormats.default(
  * the `u` flag, and ±Infinity (`1e400`) is not a number. Failures are Ajv's, like everywhere else, so they reach
  * the service's `errorBody` the same way.
  */
-export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
-  strictValidator.compile(schema as object);
+export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = lazyValidatorCompiler(({ schema }) =>
+  strictValidator.compile(schema as object),
+);
 
 /** The HTML pages' security headers (docs, IDE, home pages): no framing, no sniffing, no referrer leaks. */
 export const htmlSecurityHeaders = {
@@ -140,6 +142,8 @@ export async function createApp(
     },
     rewriteUrl: service.beforeRouting ? rewriteWith(service.beforeRouting) : undefined,
     serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open, gate) : undefined,
+    // Route schemas compile on first use, not at start-up (lazy-schemas.ts).
+    schemaController: lazyCompilers,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.
   app.addHook('preClose', (done) => {
@@ -150,8 +154,10 @@ export async function createApp(
 
   // JSON bodies are validated as sent ("5" is not a number); query strings, params and headers are text, so
   // they are coerced to the declared types.
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyValidator : textValidator).compile(schema),
+  app.setValidatorCompiler(
+    lazyValidatorCompiler(({ schema, httpPart }) =>
+      (httpPart === 'body' ? bodyValidator : textValidator).compile(schema as object),
+    ),
   );
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
