@@ -16,6 +16,8 @@ import {
   UserListQuery,
 } from './schemas.js';
 import type { ContentSettings } from './settings.js';
+import { TermUpdateBody } from './term-writes.js';
+import { UserWriteBody } from './user-writes.js';
 
 const idArg = { id: { description: 'Unique identifier for the object.', type: 'integer', required: true } };
 const contextArg = {
@@ -28,9 +30,15 @@ const contextArg = {
   },
 };
 
+const reassignArg = {
+  type: 'integer',
+  description: 'Reassign the deleted user’s posts and links to this user ID (false deletes them).',
+  required: false,
+};
+
 /** Route arguments in WordPress's form, read from the same schemas that validate the requests. */
-function argsOf(schema: TObject) {
-  const required = new Set(schema.required ?? []);
+export function argsOf(schema: TObject, requiredAlso: string[] = []) {
+  const required = new Set([...(schema.required ?? []), ...requiredAlso]);
   const args: Record<string, Record<string, unknown>> = {};
   for (const [name, property] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
     const arg: Record<string, unknown> = {};
@@ -98,17 +106,36 @@ const routeSpecs: RouteSpec[] = [
     {
       path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
       linked: false,
-      endpoints: [{ methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } }],
+      endpoints: [
+        { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(TermUpdateBody) } },
+        { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
+      ],
     },
   ]),
-  { path: '/wp/v2/users', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(UserListQuery) }] },
-  { path: '/wp/v2/users/me', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(ItemQuery) }] },
+  {
+    path: '/wp/v2/users',
+    linked: true,
+    endpoints: [
+      { methods: ['GET'], args: argsOf(UserListQuery) },
+      { methods: ['POST'], args: argsOf(UserWriteBody, ['username', 'email', 'password']) },
+    ],
+  },
+  {
+    path: '/wp/v2/users/me',
+    linked: true,
+    endpoints: [
+      { methods: ['GET'], args: argsOf(ItemQuery) },
+      { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
+    ],
+  },
   {
     path: '/wp/v2/users/(?P<id>[\\d]+)',
     linked: false,
     endpoints: [
       { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
-      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs) } },
+      { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(UserWriteBody) } },
+      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs), reassign: reassignArg } },
     ],
   },
   {

@@ -8,7 +8,9 @@ import { postRoutes } from './posts.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
 import type { ContentStore } from './store.js';
+import { termWriteRoutes } from './term-writes.js';
 import { termRoutes } from './terms.js';
+import { userWriteRoutes } from './user-writes.js';
 import { userRoutes } from './users.js';
 
 /** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
@@ -22,6 +24,7 @@ const listParams = new Set([
   'slug',
   'status',
   'roles',
+  'has_published_posts',
 ]);
 const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
 const hopHeaders = new Set([
@@ -118,7 +121,9 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
     await app.register(discoveryRoutes(settings));
     await app.register(postRoutes(store));
     await app.register(userRoutes(store));
+    await app.register(userWriteRoutes(store));
     await app.register(termRoutes(store));
+    await app.register(termWriteRoutes(store));
   };
 }
 

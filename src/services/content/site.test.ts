@@ -53,7 +53,7 @@ describe('discovery', () => {
       required: false,
     });
     assert.deepEqual(listArgs.order, { type: 'string', enum: ['asc', 'desc'], required: false });
-    assert.deepEqual(index.routes['/wp/v2/users/(?P<id>[\\d]+)'].endpoints[1].args.reassign.type, 'integer');
+    assert.deepEqual(index.routes['/wp/v2/users/(?P<id>[\\d]+)'].endpoints[2].args.reassign.type, 'integer');
     assert.equal(res.headers.link, '<http://localhost:80/wp-json/>; rel="https://api.w.org/"');
   });
 
@@ -69,8 +69,8 @@ describe('discovery', () => {
     for (const [method, url] of [
       ['GET', '/wp-json/wp/v2/pages'],
       ['PUT', `${api}/posts`],
-      ['POST', `${api}/tags/6`],
-      ['DELETE', `${api}/tags/6`],
+      ['PATCH', `${api}/tags`],
+      ['DELETE', `${api}/categories`],
     ] as const) {
       const res = await t.app.inject({ method, url, headers: { authorization: t.auth.admin } });
       assert.equal(res.statusCode, 404, `${method} ${url}`);
@@ -201,9 +201,10 @@ describe('categories and tags', () => {
     );
     const tag = await post(`${api}/tags`, t.auth.admin, { name: 'Node.js' });
     assert.equal(json(tag).slug, 'node-js');
-    const duplicate = await post(`${api}/categories`, t.auth.editor, { name: 'opinions' });
+    const duplicate = await post(`${api}/categories`, t.auth.editor, { name: 'opinions', parent: 2 });
     assert.equal(duplicate.statusCode, 400);
     assert.equal(json(duplicate).code, 'term_exists');
+    assert.equal(json(duplicate).data.term_id, json(created).id);
     await t.db.query('DELETE FROM content.terms WHERE slug IN ($1, $2)', ['opinions', 'node-js']);
   });
 
