@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor, noRoute } from './errors.js';
@@ -122,6 +123,7 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
     await app.register(postRoutes(store));
     await app.register(userRoutes(store));
     await app.register(userWriteRoutes(store));
+    await app.register(appPasswordRoutes(store));
     await app.register(termRoutes(store));
     await app.register(termWriteRoutes(store));
   };
