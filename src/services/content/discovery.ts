@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Database } from '../../platform/database.js';
 import { siteOf } from './http.js';
+import { siteOptions } from './options.js';
 import type { Site } from './render.js';
 import {
   ForceQuery,
@@ -158,22 +160,23 @@ function routesOf(site: Site, specs: RouteSpec[]) {
   return routes;
 }
 
-function siteFields(site: Site, settings: ContentSettings) {
+async function siteFields(site: Site, settings: ContentSettings, db: Database) {
+  const options = await siteOptions(db, settings, site.url);
   return {
-    name: settings.siteName,
-    description: settings.siteDescription,
+    name: options.title,
+    description: options.description,
     url: site.url,
     home: site.url,
     gmt_offset: 0,
     timezone_string: 'UTC',
-    site_logo: 0,
-    site_icon: 0,
+    site_logo: options.site_logo ?? 0,
+    site_icon: options.site_icon,
     site_icon_url: '',
   };
 }
 
 /** `GET /wp-json/` (the site index) and `GET /wp-json/wp/v2` (the namespace index). */
-export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
+export function discoveryRoutes(settings: ContentSettings, db: Database): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
@@ -189,7 +192,7 @@ export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
       async (request) => {
         const site = siteOf(request);
         return {
-          ...siteFields(site, settings),
+          ...(await siteFields(site, settings, db)),
           namespaces: ['wp/v2'],
           authentication: { 'application-passwords': { endpoints: {} } },
           routes: {
@@ -218,7 +221,7 @@ export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
       async (request) => {
         const site = siteOf(request);
         return {
-          ...siteFields(site, settings),
+          ...(await siteFields(site, settings, db)),
           namespace: 'wp/v2',
           routes: routesOf(site, routeSpecs),
           _links: { up: [{ href: `${site.api}/` }] },

@@ -5,9 +5,12 @@ import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor, noRoute } from './errors.js';
 import { setCaller, siteOf } from './http.js';
+import { optionRoutes } from './options.js';
 import { postRoutes } from './posts.js';
+import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
+import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
 import { termWriteRoutes } from './term-writes.js';
 import { termRoutes } from './terms.js';
@@ -26,6 +29,7 @@ const listParams = new Set([
   'status',
   'roles',
   'has_published_posts',
+  'subtype',
 ]);
 const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
 const hopHeaders = new Set([
@@ -119,11 +123,14 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
       throw noRoute();
     });
 
-    await app.register(discoveryRoutes(settings));
+    await app.register(discoveryRoutes(settings, store.db));
     await app.register(postRoutes(store));
     await app.register(userRoutes(store));
     await app.register(userWriteRoutes(store));
     await app.register(appPasswordRoutes(store));
+    await app.register(siteRoutes());
+    await app.register(optionRoutes(store.db, settings));
+    await app.register(searchRoutes(store.db));
     await app.register(termRoutes(store));
     await app.register(termWriteRoutes(store));
   };
