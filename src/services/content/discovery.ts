@@ -6,23 +6,30 @@ import { siteOf } from './http.js';
 import { siteOptions } from './options.js';
 import type { Site } from './render.js';
 import {
+  CategorySchema,
   ForceQuery,
   IndexSchema,
   ItemQuery,
   PostListQuery,
+  PostSchema,
   PostWriteBody,
   responses,
+  TagSchema,
   TermListQuery,
   TermWriteBody,
   UserDeleteArgs,
   UserListQuery,
+  UserSchema,
 } from './schemas.js';
 import type { ContentSettings } from './settings.js';
+import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';
 
-const idArg = { id: { description: 'Unique identifier for the object.', type: 'integer', required: true } };
-const contextArg = {
+export const idArg = {
+  id: { description: 'Unique identifier for the object.', type: 'integer', required: true },
+};
+export const contextArg = {
   context: {
     description: 'Scope under which the request is made.',
     type: 'string',
@@ -31,6 +38,9 @@ const contextArg = {
     required: false,
   },
 };
+
+const termSchema = (route: 'categories' | 'tags') =>
+  route === 'categories' ? itemSchema('category', CategorySchema) : itemSchema('tag', TagSchema);
 
 const reassignArg = {
   type: 'integer',
@@ -64,12 +74,25 @@ export function argsOf(schema: TObject, requiredAlso: string[] = []) {
   return args;
 }
 
-interface RouteSpec {
+export interface RouteSpec {
   path: string;
   endpoints: { methods: string[]; args: Record<string, unknown> }[];
   /** Routes without parameters link to themselves. */
   linked: boolean;
+  /** The resource's JSON schema, which `OPTIONS` answers (see rest-http.ts). */
+  schema?: Record<string, unknown>;
 }
+
+/** A resource schema in core's form (draft-04, titled), from the TypeBox schema that serializes it. */
+export const itemSchema = (title: string, schema: TObject): Record<string, unknown> => ({
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title,
+  type: 'object',
+  properties: JSON.parse(JSON.stringify(schema.properties)),
+});
+
+/** Every wp/v2 route: the posts, users and terms here, then the site's other routes (site-specs.ts). */
+export const allRouteSpecs = (): RouteSpec[] => [...routeSpecs, ...siteRouteSpecs()];
 
 const routeSpecs: RouteSpec[] = [
   {
@@ -82,6 +105,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/posts',
     linked: true,
+    schema: itemSchema('post', PostSchema),
     endpoints: [
       { methods: ['GET'], args: argsOf(PostListQuery) },
       { methods: ['POST'], args: argsOf(PostWriteBody) },
@@ -90,6 +114,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/posts/(?P<id>[\\d]+)',
     linked: false,
+    schema: itemSchema('post', PostSchema),
     endpoints: [
       { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
       { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(PostWriteBody) } },
@@ -100,6 +125,7 @@ const routeSpecs: RouteSpec[] = [
     {
       path: `/wp/v2/${route}`,
       linked: true,
+      schema: termSchema(route),
       endpoints: [
         { methods: ['GET'], args: argsOf(TermListQuery) },
         { methods: ['POST'], args: argsOf(TermWriteBody) },
@@ -108,6 +134,7 @@ const routeSpecs: RouteSpec[] = [
     {
       path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
       linked: false,
+      schema: termSchema(route),
       endpoints: [
         { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
         { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(TermUpdateBody) } },
@@ -118,6 +145,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/users',
     linked: true,
+    schema: itemSchema('user', UserSchema),
     endpoints: [
       { methods: ['GET'], args: argsOf(UserListQuery) },
       { methods: ['POST'], args: argsOf(UserWriteBody, ['username', 'email', 'password']) },
@@ -126,6 +154,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/users/me',
     linked: true,
+    schema: itemSchema('user', UserSchema),
     endpoints: [
       { methods: ['GET'], args: argsOf(ItemQuery) },
       { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
@@ -134,6 +163,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/users/(?P<id>[\\d]+)',
     linked: false,
+    schema: itemSchema('user', UserSchema),
     endpoints: [
       { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
       { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(UserWriteBody) } },
@@ -202,7 +232,7 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
               endpoints: [{ methods: ['GET'], args: contextArg }],
               _links: { self: [{ href: `${site.api}/` }] },
             },
-            ...routesOf(site, routeSpecs),
+            ...routesOf(site, allRouteSpecs()),
           },
           _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
         };
@@ -223,7 +253,7 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
         return {
           ...(await siteFields(site, settings, db)),
           namespace: 'wp/v2',
-          routes: routesOf(site, routeSpecs),
+          routes: routesOf(site, allRouteSpecs()),
           _links: { up: [{ href: `${site.api}/` }] },
         };
       },

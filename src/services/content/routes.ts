@@ -3,10 +3,11 @@ import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
-import { errorFor, noRoute } from './errors.js';
+import { errorFor } from './errors.js';
 import { setCaller, siteOf } from './http.js';
-import { optionRoutes } from './options.js';
+import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { installRestHttp, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -118,10 +119,9 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
       return payload;
     });
 
-    // POSTs to routes that have no POST handler still reach the override hook, then 404 like WordPress.
-    app.post('/wp-json/*', { schema: { hide: true } }, async () => {
-      throw noRoute();
-    });
+    // Core's transport: headers, Allow, _envelope/_jsonp, OPTIONS, and the catch-all that also lets POSTs to
+    // routes without a POST handler reach the override hook, then 404 like WordPress.
+    installRestHttp(app, store);
 
     await app.register(discoveryRoutes(settings, store.db));
     await app.register(postRoutes(store));
@@ -158,10 +158,13 @@ export function contentRoutes(
         throw errorFor(request, 400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
           [nul]: `${nul} contains a NUL character.`,
         });
-      const user = await authenticate(store, limiter, request);
+      // JSONP is read by <script> tags, which carry a browser's remembered credentials cross-site: anonymous.
+      const jsonp = typeof request.query === 'object' && request.query !== null && '_jsonp' in request.query;
+      const user = jsonp ? undefined : await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings));
     await app.register(settingsRoutes(store));
+    await app.register(siteRootRoutes(async () => String((await siteOptions(store.db, settings, '')).title)));
   };
 }
