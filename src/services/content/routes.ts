@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -7,7 +7,7 @@ import { errorFor } from './errors.js';
 import { setCaller, siteOf } from './http.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
-import { installRestHttp, siteRootRoutes } from './rest-http.js';
+import { installRestHttp, replay, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -33,14 +33,6 @@ const listParams = new Set([
   'subtype',
 ]);
 const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
-const hopHeaders = new Set([
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'date',
-  'vary',
-]);
 
 function normalizeQuery(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
@@ -69,28 +61,6 @@ function findNul(value: unknown, name = ''): string | undefined {
   return undefined;
 }
 
-/**
- * `X-HTTP-Method-Override` on POST: the request is replayed in-process with the real method, so it goes through
- * that route's own validation, permission checks and handler.
- */
-async function replayOverride(app: FastifyInstance, request: FastifyRequest) {
-  const method = String(request.headers['x-http-method-override']).trim().toUpperCase();
-  const headers: Record<string, string | string[] | undefined> = {
-    ...request.headers,
-    'x-request-id': request.id,
-  };
-  delete headers['x-http-method-override'];
-  delete headers['content-length'];
-  delete headers['transfer-encoding'];
-  delete headers['content-type'];
-  let payload: string | undefined;
-  if (method !== 'GET' && request.body !== undefined && request.body !== null) {
-    payload = JSON.stringify(request.body);
-    headers['content-type'] = 'application/json';
-  }
-  return app.inject({ method: method as 'GET', url: request.url, headers, payload });
-}
-
 function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
   return async (app) => {
     app.addHook('preValidation', async (request, reply) => {
@@ -100,12 +70,8 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
         typeof override === 'string' &&
         overridable.has(override.trim().toUpperCase())
       ) {
-        const replayed = await replayOverride(app, request);
-        reply.status(replayed.statusCode);
-        for (const [name, value] of Object.entries(replayed.headers))
-          if (!hopHeaders.has(name) && !name.startsWith('access-control-') && value !== undefined)
-            reply.header(name, value);
-        return reply.send(replayed.rawPayload);
+        // Replayed in-process with the real method: that route's validation, permissions and answer.
+        return replay(app, request, reply, override.trim().toUpperCase(), request.url);
       }
       normalizeQuery(request);
     });

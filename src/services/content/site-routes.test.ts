@@ -84,6 +84,22 @@ describe('types, statuses and taxonomies', () => {
   });
 });
 
+describe('the index', () => {
+  test('lists the site routes with their methods and arguments', async () => {
+    const routes = json(await get('/wp-json/')).routes;
+    assert.deepEqual(routes['/wp/v2/settings'].methods, ['GET', 'POST', 'PUT', 'PATCH']);
+    assert.deepEqual(routes['/wp/v2/search'].endpoints[0].args.type.enum, ['post', 'term', 'post-format']);
+    assert.deepEqual(routes['/wp/v2/users/(?P<user_id>(?:[\\d]+|me))/application-passwords'].methods, [
+      'GET',
+      'POST',
+      'DELETE',
+    ]);
+    assert.ok(routes['/wp/v2/types/(?P<type>[\\w-]+)']);
+    assert.deepEqual(routes['/wp/v2/tags/(?P<id>[\\d]+)'].methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    assert.equal(routes['/wp/v2/users'].endpoints[1].args.username.required, true);
+  });
+});
+
 describe('settings', () => {
   test('administrators read the registered settings; others are refused', async () => {
     const res = await get(`${api}/settings`, t.auth.admin);

@@ -251,6 +251,23 @@ describe('the wpapi client', () => {
     assert.equal(json(await get(`${api}/posts/5`)).title.rendered, 'Updated by wpapi');
   });
 
+  test('creates and updates users and terms, and deletes a tag', async () => {
+    const wp = client();
+    const user = await wp
+      .users()
+      .create({ username: 'viawpapi', email: 'viawpapi@example.com', password: 'pw' });
+    assert.equal(user.username, 'viawpapi');
+    const updated = await wp.users().id(user.id).update({ first_name: 'Via' });
+    assert.equal(updated.first_name, 'Via');
+    const tag = await wp.tags().create({ name: 'wpapi-made' });
+    assert.equal(
+      (await wp.tags().id(tag.id).update({ description: 'From wpapi' })).description,
+      'From wpapi',
+    );
+    assert.equal((await wp.tags().id(tag.id).delete({ force: true })).deleted, true);
+    assert.equal((await get(`${api}/tags/${tag.id}`)).statusCode, 404);
+  });
+
   test('deletes a user with force and reassign (a JSON body)', async () => {
     const result = await client().users().id(ids.author).delete({ force: true, reassign: ids.admin });
     assert.equal(result.deleted, true);
