@@ -42,7 +42,8 @@ export async function authenticate(
       { 'retry-after': String(retryAfter) },
     );
   }
-  const user = scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header);
+  const user =
+    scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header, request);
   if (!user) {
     await limiter.fail(request.ip);
     const message =
@@ -59,7 +60,11 @@ async function bearerUser(store: ContentStore, header: string | undefined) {
   return token ? store.findBearer(tokenHash(token)) : undefined;
 }
 
-async function basicUser(store: ContentStore, header: string | undefined) {
+/** The application password (credential id) each request authenticated with, for `…/introspect`. */
+const usedAppPassword = new WeakMap<FastifyRequest, number>();
+export const appPasswordOf = (request: FastifyRequest) => usedAppPassword.get(request);
+
+async function basicUser(store: ContentStore, header: string | undefined, request: FastifyRequest) {
   const credentials = parseBasic(header);
   if (!credentials) return undefined;
   const given = tokenHash(normalizeAppPassword(credentials.password));
@@ -69,6 +74,7 @@ async function basicUser(store: ContentStore, header: string | undefined) {
   let matched: number | undefined;
   for (const row of stored) if (safeEqual(row.secret_hash, given)) matched = row.id;
   if (!user || matched === undefined) return undefined;
-  await store.markUsed(matched);
+  await store.markUsed(matched, request.ip);
+  usedAppPassword.set(request, matched);
   return user;
 }

@@ -1,24 +1,35 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Database } from '../../platform/database.js';
 import { siteOf } from './http.js';
+import { siteOptions } from './options.js';
 import type { Site } from './render.js';
 import {
+  CategorySchema,
   ForceQuery,
   IndexSchema,
   ItemQuery,
   PostListQuery,
+  PostSchema,
   PostWriteBody,
   responses,
+  TagSchema,
   TermListQuery,
   TermWriteBody,
   UserDeleteArgs,
   UserListQuery,
+  UserSchema,
 } from './schemas.js';
 import type { ContentSettings } from './settings.js';
+import { siteRouteSpecs } from './site-specs.js';
+import { TermUpdateBody } from './term-writes.js';
+import { UserWriteBody } from './user-writes.js';
 
-const idArg = { id: { description: 'Unique identifier for the object.', type: 'integer', required: true } };
-const contextArg = {
+export const idArg = {
+  id: { description: 'Unique identifier for the object.', type: 'integer', required: true },
+};
+export const contextArg = {
   context: {
     description: 'Scope under which the request is made.',
     type: 'string',
@@ -28,9 +39,18 @@ const contextArg = {
   },
 };
 
+const termSchema = (route: 'categories' | 'tags') =>
+  route === 'categories' ? itemSchema('category', CategorySchema) : itemSchema('tag', TagSchema);
+
+const reassignArg = {
+  type: 'integer',
+  description: 'Reassign the deleted user’s posts and links to this user ID (false deletes them).',
+  required: false,
+};
+
 /** Route arguments in WordPress's form, read from the same schemas that validate the requests. */
-function argsOf(schema: TObject) {
-  const required = new Set(schema.required ?? []);
+export function argsOf(schema: TObject, requiredAlso: string[] = []) {
+  const required = new Set([...(schema.required ?? []), ...requiredAlso]);
   const args: Record<string, Record<string, unknown>> = {};
   for (const [name, property] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
     const arg: Record<string, unknown> = {};
@@ -54,12 +74,25 @@ function argsOf(schema: TObject) {
   return args;
 }
 
-interface RouteSpec {
+export interface RouteSpec {
   path: string;
   endpoints: { methods: string[]; args: Record<string, unknown> }[];
   /** Routes without parameters link to themselves. */
   linked: boolean;
+  /** The resource's JSON schema, which `OPTIONS` answers (see rest-http.ts). */
+  schema?: Record<string, unknown>;
 }
+
+/** A resource schema in core's form (draft-04, titled), from the TypeBox schema that serializes it. */
+export const itemSchema = (title: string, schema: TObject): Record<string, unknown> => ({
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title,
+  type: 'object',
+  properties: JSON.parse(JSON.stringify(schema.properties)),
+});
+
+/** Every wp/v2 route: the posts, users and terms here, then the site's other routes (site-specs.ts). */
+export const allRouteSpecs = (): RouteSpec[] => [...routeSpecs, ...siteRouteSpecs()];
 
 const routeSpecs: RouteSpec[] = [
   {
@@ -72,6 +105,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/posts',
     linked: true,
+    schema: itemSchema('post', PostSchema),
     endpoints: [
       { methods: ['GET'], args: argsOf(PostListQuery) },
       { methods: ['POST'], args: argsOf(PostWriteBody) },
@@ -80,6 +114,7 @@ const routeSpecs: RouteSpec[] = [
   {
     path: '/wp/v2/posts/(?P<id>[\\d]+)',
     linked: false,
+    schema: itemSchema('post', PostSchema),
     endpoints: [
       { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
       { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(PostWriteBody) } },
@@ -90,6 +125,7 @@ const routeSpecs: RouteSpec[] = [
     {
       path: `/wp/v2/${route}`,
       linked: true,
+      schema: termSchema(route),
       endpoints: [
         { methods: ['GET'], args: argsOf(TermListQuery) },
         { methods: ['POST'], args: argsOf(TermWriteBody) },
@@ -98,17 +134,40 @@ const routeSpecs: RouteSpec[] = [
     {
       path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
       linked: false,
-      endpoints: [{ methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } }],
+      schema: termSchema(route),
+      endpoints: [
+        { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(TermUpdateBody) } },
+        { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
+      ],
     },
   ]),
-  { path: '/wp/v2/users', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(UserListQuery) }] },
-  { path: '/wp/v2/users/me', linked: true, endpoints: [{ methods: ['GET'], args: argsOf(ItemQuery) }] },
+  {
+    path: '/wp/v2/users',
+    linked: true,
+    schema: itemSchema('user', UserSchema),
+    endpoints: [
+      { methods: ['GET'], args: argsOf(UserListQuery) },
+      { methods: ['POST'], args: argsOf(UserWriteBody, ['username', 'email', 'password']) },
+    ],
+  },
+  {
+    path: '/wp/v2/users/me',
+    linked: true,
+    schema: itemSchema('user', UserSchema),
+    endpoints: [
+      { methods: ['GET'], args: argsOf(ItemQuery) },
+      { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
+    ],
+  },
   {
     path: '/wp/v2/users/(?P<id>[\\d]+)',
     linked: false,
+    schema: itemSchema('user', UserSchema),
     endpoints: [
       { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
-      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs) } },
+      { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(UserWriteBody) } },
+      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs), reassign: reassignArg } },
     ],
   },
   {
@@ -131,22 +190,23 @@ function routesOf(site: Site, specs: RouteSpec[]) {
   return routes;
 }
 
-function siteFields(site: Site, settings: ContentSettings) {
+async function siteFields(site: Site, settings: ContentSettings, db: Database) {
+  const options = await siteOptions(db, settings, site.url);
   return {
-    name: settings.siteName,
-    description: settings.siteDescription,
+    name: options.title,
+    description: options.description,
     url: site.url,
     home: site.url,
     gmt_offset: 0,
     timezone_string: 'UTC',
-    site_logo: 0,
-    site_icon: 0,
+    site_logo: options.site_logo ?? 0,
+    site_icon: options.site_icon,
     site_icon_url: '',
   };
 }
 
 /** `GET /wp-json/` (the site index) and `GET /wp-json/wp/v2` (the namespace index). */
-export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
+export function discoveryRoutes(settings: ContentSettings, db: Database): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
@@ -162,7 +222,7 @@ export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
       async (request) => {
         const site = siteOf(request);
         return {
-          ...siteFields(site, settings),
+          ...(await siteFields(site, settings, db)),
           namespaces: ['wp/v2'],
           authentication: { 'application-passwords': { endpoints: {} } },
           routes: {
@@ -172,7 +232,7 @@ export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
               endpoints: [{ methods: ['GET'], args: contextArg }],
               _links: { self: [{ href: `${site.api}/` }] },
             },
-            ...routesOf(site, routeSpecs),
+            ...routesOf(site, allRouteSpecs()),
           },
           _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
         };
@@ -191,9 +251,9 @@ export function discoveryRoutes(settings: ContentSettings): FastifyPluginAsync {
       async (request) => {
         const site = siteOf(request);
         return {
-          ...siteFields(site, settings),
+          ...(await siteFields(site, settings, db)),
           namespace: 'wp/v2',
-          routes: routesOf(site, routeSpecs),
+          routes: routesOf(site, allRouteSpecs()),
           _links: { up: [{ href: `${site.api}/` }] },
         };
       },

@@ -97,8 +97,22 @@ function validationBody(info: ErrorInfo) {
   else if (issue.keyword === 'maxLength') message = `${label} must be at most ${p.limit} character(s) long.`;
   else if (issue.keyword === 'pattern') message = `${label} does not match pattern ${p.pattern}.`;
   else message = `${label} ${issue.message ?? 'is invalid'}.`;
-  return restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { [name]: message });
+  const body = restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { [name]: message });
+  // Core's `details`: the inner error of each parameter, as rest_validate_value_from_schema words it.
+  const code = values ? 'rest_not_in_enum' : (detailCodes[issue.keyword] ?? 'rest_invalid_param');
+  return { ...body, data: { ...body.data, details: { [name]: { code, message, data: { param: label } } } } };
 }
+
+const detailCodes: Record<string, string> = {
+  type: 'rest_invalid_type',
+  anyOf: 'rest_invalid_type',
+  minimum: 'rest_out_of_bounds',
+  maximum: 'rest_out_of_bounds',
+  maxLength: 'rest_too_long',
+  minLength: 'rest_too_short',
+  pattern: 'rest_invalid_pattern',
+  enum: 'rest_not_in_enum',
+};
 
 /** Failures on `/me/settings/` in WordPress.com's `{error, message}`. */
 function settingsErrorBody(info: ErrorInfo) {

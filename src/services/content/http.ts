@@ -32,7 +32,8 @@ export function sendFields(reply: FastifyReply, fields: string[] | undefined) {
 
 /**
  * X-WP-Total, X-WP-TotalPages and the rel=prev/next links of a collection page; a page past the last one is
- * refused with the collection's own `rest_<kind>_invalid_page_number`, as WordPress does.
+ * refused with the collection's own `rest_<kind>_invalid_page_number` when given one (posts, search), as
+ * WordPress does; users and terms answer it with an empty list.
  */
 export function paginate(
   request: FastifyRequest,
@@ -40,9 +41,9 @@ export function paginate(
   total: number,
   page: number,
   totalPages: number,
-  invalidPageCode: string,
+  invalidPageCode?: string,
 ) {
-  if (page > totalPages && total > 0) {
+  if (invalidPageCode && page > totalPages && total > 0) {
     throw restError(
       400,
       invalidPageCode,

@@ -84,4 +84,17 @@ export const migrations: Migration[] = [
     `,
   },
   loginFailuresMigration('004_login_failures'),
+  {
+    // Users created over HTTP have a login password (Argon2id); application passwords gain WordPress's uuid,
+    // app_id and last IP; site options (`/wp/v2/settings`) are one JSON value per name.
+    name: '201_users_app_passwords_options',
+    sql: `
+      ALTER TABLE users ADD COLUMN password_hash text;
+      ALTER TABLE credentials ADD COLUMN uuid uuid NOT NULL DEFAULT gen_random_uuid();
+      ALTER TABLE credentials ADD COLUMN app_id text NOT NULL DEFAULT '';
+      ALTER TABLE credentials ADD COLUMN last_ip text;
+      CREATE UNIQUE INDEX credentials_uuid ON credentials (uuid);
+      CREATE TABLE options (name text PRIMARY KEY, value jsonb NOT NULL);
+    `,
+  },
 ];

@@ -1,14 +1,21 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
-import { errorFor, noRoute } from './errors.js';
+import { errorFor } from './errors.js';
 import { setCaller, siteOf } from './http.js';
+import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { installRestHttp, replay, siteRootRoutes } from './rest-http.js';
+import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
+import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
+import { termWriteRoutes } from './term-writes.js';
 import { termRoutes } from './terms.js';
+import { userWriteRoutes } from './user-writes.js';
 import { userRoutes } from './users.js';
 
 /** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
@@ -22,16 +29,10 @@ const listParams = new Set([
   'slug',
   'status',
   'roles',
+  'has_published_posts',
+  'subtype',
 ]);
 const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
-const hopHeaders = new Set([
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'date',
-  'vary',
-]);
 
 function normalizeQuery(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
@@ -60,28 +61,6 @@ function findNul(value: unknown, name = ''): string | undefined {
   return undefined;
 }
 
-/**
- * `X-HTTP-Method-Override` on POST: the request is replayed in-process with the real method, so it goes through
- * that route's own validation, permission checks and handler.
- */
-async function replayOverride(app: FastifyInstance, request: FastifyRequest) {
-  const method = String(request.headers['x-http-method-override']).trim().toUpperCase();
-  const headers: Record<string, string | string[] | undefined> = {
-    ...request.headers,
-    'x-request-id': request.id,
-  };
-  delete headers['x-http-method-override'];
-  delete headers['content-length'];
-  delete headers['transfer-encoding'];
-  delete headers['content-type'];
-  let payload: string | undefined;
-  if (method !== 'GET' && request.body !== undefined && request.body !== null) {
-    payload = JSON.stringify(request.body);
-    headers['content-type'] = 'application/json';
-  }
-  return app.inject({ method: method as 'GET', url: request.url, headers, payload });
-}
-
 function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
   return async (app) => {
     app.addHook('preValidation', async (request, reply) => {
@@ -91,12 +70,8 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
         typeof override === 'string' &&
         overridable.has(override.trim().toUpperCase())
       ) {
-        const replayed = await replayOverride(app, request);
-        reply.status(replayed.statusCode);
-        for (const [name, value] of Object.entries(replayed.headers))
-          if (!hopHeaders.has(name) && !name.startsWith('access-control-') && value !== undefined)
-            reply.header(name, value);
-        return reply.send(replayed.rawPayload);
+        // Replayed in-process with the real method: that route's validation, permissions and answer.
+        return replay(app, request, reply, override.trim().toUpperCase(), request.url);
       }
       normalizeQuery(request);
     });
@@ -110,15 +85,20 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
       return payload;
     });
 
-    // POSTs to routes that have no POST handler still reach the override hook, then 404 like WordPress.
-    app.post('/wp-json/*', { schema: { hide: true } }, async () => {
-      throw noRoute();
-    });
+    // Core's transport: headers, Allow, _envelope/_jsonp, OPTIONS, and the catch-all that also lets POSTs to
+    // routes without a POST handler reach the override hook, then 404 like WordPress.
+    installRestHttp(app, store);
 
-    await app.register(discoveryRoutes(settings));
+    await app.register(discoveryRoutes(settings, store.db));
     await app.register(postRoutes(store));
     await app.register(userRoutes(store));
+    await app.register(userWriteRoutes(store));
+    await app.register(appPasswordRoutes(store));
+    await app.register(siteRoutes());
+    await app.register(optionRoutes(store.db, settings));
+    await app.register(searchRoutes(store.db));
     await app.register(termRoutes(store));
+    await app.register(termWriteRoutes(store));
   };
 }
 
@@ -144,10 +124,13 @@ export function contentRoutes(
         throw errorFor(request, 400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
           [nul]: `${nul} contains a NUL character.`,
         });
-      const user = await authenticate(store, limiter, request);
+      // JSONP is read by <script> tags, which carry a browser's remembered credentials cross-site: anonymous.
+      const jsonp = typeof request.query === 'object' && request.query !== null && '_jsonp' in request.query;
+      const user = jsonp ? undefined : await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings));
     await app.register(settingsRoutes(store));
+    await app.register(siteRootRoutes(async () => String((await siteOptions(store.db, settings, '')).title)));
   };
 }

@@ -28,7 +28,11 @@ export const IdParams = Type.Object({ id: Type.Integer() });
 export const RestErrorSchema = Type.Object({
   code: Type.String(),
   message: Type.String(),
-  data: Type.Object({ status: Type.Integer(), params: Type.Optional(Type.Unknown()) }),
+  // Core adds `details` to parameter errors and `term_id` to term_exists.
+  data: Type.Object(
+    { status: Type.Integer(), params: Type.Optional(Type.Unknown()) },
+    { additionalProperties: true },
+  ),
 });
 
 const Link = Type.Object({
@@ -150,8 +154,9 @@ export const PostWriteBody = Type.Object({
 export const ForceQuery = Type.Object({ force: Type.Optional(WpBoolean) });
 export const UserDeleteArgs = Type.Object({
   force: Type.Optional(WpBoolean),
+  // An id, or false to delete the user's posts with them (checked by the route, as core's check_reassign).
   reassign: Type.Optional(
-    Type.Integer({ maximum: INT_MAX, description: 'Moves the deleted user’s posts to this user.' }),
+    Type.Unknown({ description: 'Moves the deleted user’s posts to this user; false deletes them.' }),
   ),
 });
 
@@ -184,9 +189,25 @@ export const UserListQuery = Type.Object({
   offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
   include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
+  slug: Type.Optional(Type.Array(Type.String())),
   roles: Type.Optional(Type.Array(Type.String())),
+  who: Type.Optional(StringEnum(['authors'] as const)),
+  has_published_posts: Type.Optional(
+    Type.Array(Type.String(), { description: 'true, or post types (post, page, attachment).' }),
+  ),
   orderby: Type.Optional(
-    StringEnum(['id', 'include', 'name', 'registered_date', 'slug', 'email', 'url', 'username'] as const),
+    StringEnum([
+      'id',
+      'include',
+      'name',
+      'registered_date',
+      'slug',
+      'include_slugs',
+      'email',
+      'url',
+      'username',
+    ] as const),
   ),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
   _fields: Type.Optional(Type.String()),
@@ -216,10 +237,23 @@ export const TermListQuery = Type.Object({
   offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
   include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
   slug: Type.Optional(Type.Array(Type.String())),
   hide_empty: Type.Optional(WpBoolean),
   post: Type.Optional(Id),
-  orderby: Type.Optional(StringEnum(['id', 'include', 'name', 'slug', 'count', 'term_group'] as const)),
+  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'Categories only.' })),
+  orderby: Type.Optional(
+    StringEnum([
+      'id',
+      'include',
+      'name',
+      'slug',
+      'include_slugs',
+      'count',
+      'term_group',
+      'description',
+    ] as const),
+  ),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
   _fields: Type.Optional(Type.String()),
 });

@@ -53,7 +53,7 @@ describe('discovery', () => {
       required: false,
     });
     assert.deepEqual(listArgs.order, { type: 'string', enum: ['asc', 'desc'], required: false });
-    assert.deepEqual(index.routes['/wp/v2/users/(?P<id>[\\d]+)'].endpoints[1].args.reassign.type, 'integer');
+    assert.deepEqual(index.routes['/wp/v2/users/(?P<id>[\\d]+)'].endpoints[2].args.reassign.type, 'integer');
     assert.equal(res.headers.link, '<http://localhost:80/wp-json/>; rel="https://api.w.org/"');
   });
 
@@ -69,8 +69,8 @@ describe('discovery', () => {
     for (const [method, url] of [
       ['GET', '/wp-json/wp/v2/pages'],
       ['PUT', `${api}/posts`],
-      ['POST', `${api}/tags/6`],
-      ['DELETE', `${api}/tags/6`],
+      ['PATCH', `${api}/tags`],
+      ['DELETE', `${api}/categories`],
     ] as const) {
       const res = await t.app.inject({ method, url, headers: { authorization: t.auth.admin } });
       assert.equal(res.statusCode, 404, `${method} ${url}`);
@@ -201,9 +201,10 @@ describe('categories and tags', () => {
     );
     const tag = await post(`${api}/tags`, t.auth.admin, { name: 'Node.js' });
     assert.equal(json(tag).slug, 'node-js');
-    const duplicate = await post(`${api}/categories`, t.auth.editor, { name: 'opinions' });
+    const duplicate = await post(`${api}/categories`, t.auth.editor, { name: 'opinions', parent: 2 });
     assert.equal(duplicate.statusCode, 400);
     assert.equal(json(duplicate).code, 'term_exists');
+    assert.equal(json(duplicate).data.term_id, json(created).id);
     await t.db.query('DELETE FROM content.terms WHERE slug IN ($1, $2)', ['opinions', 'node-js']);
   });
 
@@ -248,6 +249,23 @@ describe('the wpapi client', () => {
     const updated = await client().posts().id(5).update({ title: 'Updated by wpapi' });
     assert.equal(updated.title.raw, 'Updated by wpapi');
     assert.equal(json(await get(`${api}/posts/5`)).title.rendered, 'Updated by wpapi');
+  });
+
+  test('creates and updates users and terms, and deletes a tag', async () => {
+    const wp = client();
+    const user = await wp
+      .users()
+      .create({ username: 'viawpapi', email: 'viawpapi@example.com', password: 'pw' });
+    assert.equal(user.username, 'viawpapi');
+    const updated = await wp.users().id(user.id).update({ first_name: 'Via' });
+    assert.equal(updated.first_name, 'Via');
+    const tag = await wp.tags().create({ name: 'wpapi-made' });
+    assert.equal(
+      (await wp.tags().id(tag.id).update({ description: 'From wpapi' })).description,
+      'From wpapi',
+    );
+    assert.equal((await wp.tags().id(tag.id).delete({ force: true })).deleted, true);
+    assert.equal((await get(`${api}/tags/${tag.id}`)).statusCode, 404);
   });
 
   test('deletes a user with force and reassign (a JSON body)', async () => {

@@ -89,7 +89,7 @@ const postOrder: Record<PostFilter['orderby'], string> = {
 };
 
 export class ContentStore {
-  constructor(private readonly db: Database) {}
+  constructor(readonly db: Database) {}
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>) {
     return this.db.transaction(fn);
@@ -134,7 +134,11 @@ export class ContentStore {
     search?: string;
     roles?: string[];
     include?: number[];
-    orderby: 'id' | 'name' | 'slug' | 'registered_date' | 'email' | 'username';
+    exclude?: number[];
+    slugs?: string[];
+    /** `who=authors`: users above subscriber (user_level > 0). */
+    authors?: boolean;
+    orderby: 'id' | 'name' | 'slug' | 'registered_date' | 'email' | 'username' | 'url';
     order: 'asc' | 'desc';
     limit?: number;
     offset: number;
@@ -155,6 +159,9 @@ export class ContentStore {
     }
     if (filter.roles?.length) where.push(`u.role = ANY(${add(filter.roles)}::text[])`);
     if (filter.include?.length) where.push(`u.id = ANY(${add(filter.include)}::int[])`);
+    if (filter.exclude?.length) where.push(`NOT (u.id = ANY(${add(filter.exclude)}::int[]))`);
+    if (filter.slugs?.length) where.push(`u.slug = ANY(${add(filter.slugs)}::text[])`);
+    if (filter.authors) where.push(`u.role <> 'subscriber'`);
     const column = {
       id: 'u.id',
       name: 'u.display_name',
@@ -162,6 +169,7 @@ export class ContentStore {
       registered_date: 'u.registered_at',
       email: 'u.email',
       username: 'u.login',
+      url: 'u.url',
     }[filter.orderby];
     const whereSql = where.join(' AND ');
     const total = await this.db.query<{ n: number }>(
@@ -195,8 +203,11 @@ export class ContentStore {
     return row;
   }
 
-  async markUsed(credentialId: number) {
-    await this.db.query('UPDATE content.credentials SET last_used_at = now() WHERE id = $1', [credentialId]);
+  async markUsed(credentialId: number, ip?: string) {
+    await this.db.query('UPDATE content.credentials SET last_used_at = now(), last_ip = $2 WHERE id = $1', [
+      credentialId,
+      ip ?? null,
+    ]);
   }
 
   async addCredential(userId: number, kind: 'app_password' | 'bearer', name: string, secretHash: string) {
@@ -383,10 +394,12 @@ export class ContentStore {
     taxonomy: 'category' | 'post_tag';
     search?: string;
     include?: number[];
+    exclude?: number[];
     slugs?: string[];
     hideEmpty: boolean;
     post?: number;
-    orderby: 'id' | 'name' | 'slug' | 'count';
+    parent?: number;
+    orderby: 'id' | 'name' | 'slug' | 'count' | 'description';
     order: 'asc' | 'desc';
     limit?: number;
     offset: number;
@@ -403,6 +416,8 @@ export class ContentStore {
     }
     if (filter.include?.length) where.push(`t.id = ANY(${add(filter.include)}::int[])`);
     if (filter.slugs?.length) where.push(`t.slug = ANY(${add(filter.slugs)}::text[])`);
+    if (filter.exclude?.length) where.push(`NOT (t.id = ANY(${add(filter.exclude)}::int[]))`);
+    if (filter.parent !== undefined) where.push(`t.parent = ${add(filter.parent)}`);
     if (filter.post !== undefined)
       where.push(
         `EXISTS (SELECT 1 FROM content.post_terms pt WHERE pt.term_id = t.id AND pt.post_id = ${add(filter.post)})`,

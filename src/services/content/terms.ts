@@ -17,13 +17,15 @@ import {
   TermWriteBody,
 } from './schemas.js';
 import type { ContentStore } from './store.js';
+import { termExists, termNamed, termSlugged, uniqueTermSlug } from './term-store.js';
+import { notHierarchical } from './term-writes.js';
 
 const taxonomies = [
   { route: 'categories', taxonomy: 'category', schema: CategorySchema },
   { route: 'tags', taxonomy: 'post_tag', schema: TagSchema },
 ] as const;
 
-/** Categories and tags: public, read-only lists (terms are assigned through posts). */
+/** Categories and tags: public lists and items, creation (updates and deletes are in term-writes.ts). */
 export function termRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -36,7 +38,6 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             tags: ['terms'],
             summary: `List ${route}`,
             querystring: TermListQuery,
-            TermWriteBody,
             response: responses(Type.Array(schema)),
           },
         },
@@ -45,11 +46,15 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const perPage = q.per_page ?? 10;
           const page = q.page ?? 1;
           const orderby =
-            q.orderby === 'include' || q.orderby === 'term_group' ? 'id' : (q.orderby ?? 'name');
+            q.orderby === 'include' || q.orderby === 'term_group' || q.orderby === 'include_slugs'
+              ? 'id'
+              : (q.orderby ?? 'name');
           const { rows, total } = await store.listTerms({
             taxonomy,
             search: q.search,
             include: q.include,
+            exclude: q.exclude,
+            parent: taxonomy === 'category' ? q.parent : undefined,
             slugs: q.slug,
             hideEmpty: isTrue(q.hide_empty),
             post: q.post !== undefined && validId(q.post) ? q.post : undefined,
@@ -59,12 +64,12 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             offset: q.offset ?? (page - 1) * perPage,
           });
           const totalPages = Math.ceil(total / perPage);
-          paginate(request, reply, total, page, totalPages, 'rest_term_invalid_page_number');
+          paginate(request, reply, total, page, totalPages);
           const fields = fieldList(q._fields);
           sendFields(reply, fields);
           const site = siteOf(request);
           return rows.map((term) =>
-            fields ? pickFields(renderTerm(term, site), fields) : renderTerm(term, site),
+            fields?.length ? pickFields(renderTerm(term, site), fields) : renderTerm(term, site),
           );
         },
       );
@@ -81,7 +86,8 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
         },
         async (request, reply) => {
           const user = caller(request);
-          if (!can(user, 'manage_categories'))
+          // As core: categories need edit_terms (manage_categories), tags only assign_terms (edit_posts).
+          if (!can(user, taxonomy === 'category' ? 'manage_categories' : 'edit_posts'))
             throw refused(
               !!user,
               'rest_cannot_create',
@@ -89,11 +95,17 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             );
           const body = request.body;
           const name = body.name.trim();
-          const slug = slugify(body.slug || name);
-          if (!name || !slug) throw restError(400, 'empty_term_name', 'A name is required for this term.');
-          const parent = taxonomy === 'category' ? (body.parent ?? 0) : 0;
+          if (!name) throw restError(400, 'empty_term_name', 'A name is required for this term.');
+          if (body.parent !== undefined && taxonomy !== 'category') throw notHierarchical();
+          const parent = body.parent ?? 0;
           if (parent && !(await store.findTerm(taxonomy, parent)))
             throw restError(400, 'rest_term_invalid', 'Parent term does not exist.');
+          const existing = await termNamed(store.db, taxonomy, name, parent);
+          if (existing !== undefined) throw termExists(existing, taxonomy === 'category' && parent > 0);
+          const given = body.slug ? slugify(body.slug) : '';
+          if (given && (await termSlugged(store.db, taxonomy, given)) !== undefined)
+            throw termExists(await termSlugged(store.db, taxonomy, given));
+          const slug = given || (await uniqueTermSlug(store.db, taxonomy, slugify(name) || 'term'));
           const id = await store.createTerm({
             taxonomy,
             name,
@@ -101,12 +113,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             description: body.description ?? '',
             parent,
           });
-          if (id === undefined)
-            throw restError(
-              400,
-              'term_exists',
-              'A term with the name provided already exists in this taxonomy.',
-            );
+          if (id === undefined) throw termExists(await termSlugged(store.db, taxonomy, slug));
           const term = await store.findTerm(taxonomy, id);
           reply.status(201).header('location', `${siteOf(request).api}/wp/v2/${route}/${id}`);
           return renderTerm(term as NonNullable<typeof term>, siteOf(request));
@@ -131,7 +138,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const fields = fieldList(request.query._fields);
           sendFields(reply, fields);
           const body = renderTerm(term, siteOf(request));
-          return fields ? pickFields(body, fields) : body;
+          return fields?.length ? pickFields(body, fields) : body;
         },
       );
     }

@@ -259,7 +259,7 @@ describe('deleting users', () => {
       message: 'Sorry, you are not allowed to delete this user.',
       data: { status: 401 },
     });
-    assert.equal((await del(`${api}/users/5?force=true`, t.auth.editor)).statusCode, 403);
+    assert.equal((await del(`${api}/users/5?force=true&reassign=1`, t.auth.editor)).statusCode, 403);
     assert.equal((await del(`${api}/users/99`, t.auth.admin)).statusCode, 404);
   });
 
@@ -317,9 +317,9 @@ describe('deleting users', () => {
     assert.equal((await get(`${api}/users/${ids.contributor}`, t.auth.admin)).statusCode, 404);
   });
 
-  test('force without reassign deletes the user’s posts too', async () => {
+  test('force with reassign=false deletes the user’s posts too', async () => {
     assert.equal(await postCount(ids.author), 7);
-    const res = await del(`${api}/users/${ids.author}?force=1`, t.auth.admin);
+    const res = await del(`${api}/users/${ids.author}?force=1&reassign=false`, t.auth.admin);
     assert.equal(res.statusCode, 200);
     assert.equal(await postCount(ids.author), 0);
     assert.equal((await get(`${api}/posts/3`)).statusCode, 404);

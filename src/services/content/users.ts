@@ -15,6 +15,7 @@ import {
   UserSchema,
 } from './schemas.js';
 import type { ContentStore, UserRow } from './store.js';
+import { invalidParam } from './user-writes.js';
 
 const base = '/wp-json/wp/v2/users';
 const item = `${base}/:id(^\\d+$)`;
@@ -24,7 +25,36 @@ const invalidId = () => restError(404, 'rest_user_invalid_id', 'Invalid user ID.
 const cannotView = (loggedIn: boolean) =>
   refused(loggedIn, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
 /** Orderings that would reveal private fields. */
-const privateOrderings = new Set(['email', 'registered_date', 'url', 'username']);
+const privateOrderings = new Set(['email', 'registered_date', 'username']);
+const postTypes = ['post', 'page', 'attachment'];
+
+/**
+ * `has_published_posts` (core's boolean-or-post-types parameter): true or types limit the list to users with
+ * published posts, false lifts nothing; anything else is a 400 naming the value.
+ */
+function publishedFilter(values: string[] | undefined): boolean | undefined {
+  if (!values?.length) return undefined;
+  if (values.length === 1 && ['true', '1'].includes(values[0] as string)) return true;
+  if (values.length === 1 && ['false', '0', ''].includes(values[0] as string)) return undefined;
+  values.forEach((value, i) => {
+    if (!postTypes.includes(value))
+      throw invalidParam(
+        'has_published_posts',
+        `has_published_posts[${i}] is not one of ${postTypes.join(', ')}.`,
+        'rest_not_in_enum',
+      );
+  });
+  return true;
+}
+
+/** `reassign`: an id, or false (also `0`, `""`, `"false"`) to delete the user's posts with them. */
+function reassignOf(value: unknown): number | false | undefined {
+  if (value === undefined) return undefined;
+  if (value === false || value === 'false' || value === '' || value === 0 || value === '0') return false;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  throw invalidParam('reassign', 'Invalid user parameter(s).');
+}
 
 export function userRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
@@ -50,31 +80,43 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         const q = request.query;
         const context = q.context ?? 'view';
         const listUsers = can(me, 'list_users');
-        if (context === 'edit' && !listUsers)
-          throw refused(!!me, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
+        const published = publishedFilter(q.has_published_posts);
         if (q.roles?.length && !listUsers)
           throw refused(!!me, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
+        if (context === 'edit' && !listUsers)
+          throw refused(!!me, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
         if (q.orderby && privateOrderings.has(q.orderby) && !listUsers)
           throw refused(
             !!me,
             'rest_forbidden_orderby',
             'Sorry, you are not allowed to order users by this parameter.',
           );
+        if (q.who === 'authors' && !can(me, 'edit_posts'))
+          throw refused(
+            !!me,
+            'rest_forbidden_who',
+            'Sorry, you are not allowed to query users by this parameter.',
+          );
         const perPage = q.per_page ?? 10;
         const page = q.page ?? 1;
-        const orderby = q.orderby === 'include' || q.orderby === 'url' ? 'id' : (q.orderby ?? 'name');
+        const orderby =
+          q.orderby === 'include' || q.orderby === 'include_slugs' ? 'id' : (q.orderby ?? 'name');
         const { rows, total } = await store.listUsers({
-          publishedOnly: !listUsers,
+          // As core: who=authors lifts the published-posts limit; has_published_posts sets it explicitly.
+          publishedOnly: published ?? (!listUsers && q.who !== 'authors'),
           search: q.search,
           roles: q.roles,
           include: q.include,
+          exclude: q.exclude,
+          slugs: q.slug,
+          authors: q.who === 'authors',
           orderby,
           order: q.order ?? 'asc',
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
         const totalPages = Math.ceil(total / perPage);
-        paginate(request, reply, total, page, totalPages, 'rest_user_invalid_page_number');
+        paginate(request, reply, total, page, totalPages);
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         return rows.map((user) => respond(request, user, context, fields));
@@ -146,6 +188,11 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         },
       },
       async (request) => {
+        const force = isTrue(request.body?.force ?? request.query.force);
+        const reassign = reassignOf(request.body?.reassign ?? request.query.reassign);
+        // Deleting for good must say what happens to the user's posts, as core requires `reassign`.
+        if (force && reassign === undefined)
+          throw restError(400, 'rest_missing_callback_param', 'Missing parameter(s): reassign', ['reassign']);
         const me = caller(request);
         const id = request.params.id;
         const admin = can(me, 'delete_users');
@@ -153,17 +200,16 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         if (!user) throw invalidId();
         if (!admin)
           throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
-        const force = isTrue(request.body?.force ?? request.query.force);
-        const reassign = request.body?.reassign ?? request.query.reassign;
         if (
           reassign !== undefined &&
+          reassign !== false &&
           (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
         )
           throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
         if (!force && user.trashed_at)
           throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
         const previous = renderUser(user, siteOf(request), 'edit');
-        await store.removeUser(user.id, { reassign, force });
+        await store.removeUser(user.id, { reassign: reassign || undefined, force });
         return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
       },
     );

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, type ContentTest, json, startContent } from '../../../test/content.js';
+
+let t: ContentTest;
+before(async () => {
+  t = await startContent();
+});
+after(() => t.close());
+
+type Method = 'GET' | 'HEAD' | 'POST' | 'OPTIONS' | 'DELETE';
+const send = (method: Method, url: string, headers: Record<string, string> = {}, payload?: object) =>
+  t.app.inject({ method, url, headers, payload });
+const index = '<http://localhost:80/wp-json/>; rel="https://api.w.org/"';
+
+describe('REST transport headers', () => {
+  test('every answer carries core’s headers; logged-in callers also get the no-cache ones', async () => {
+    const anonymous = await send('GET', `${api}/categories`);
+    assert.equal(anonymous.headers['x-robots-tag'], 'noindex');
+    assert.equal(anonymous.headers['x-content-type-options'], 'nosniff');
+    assert.equal(
+      anonymous.headers['access-control-allow-headers'],
+      'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+    );
+    assert.equal(anonymous.headers['cache-control'], undefined);
+    const loggedIn = await send('GET', `${api}/categories`, { authorization: t.auth.editor });
+    assert.equal(loggedIn.headers['cache-control'], 'no-cache, must-revalidate, max-age=0');
+    assert.equal(loggedIn.headers.expires, 'Wed, 11 Jan 1984 05:00:00 GMT');
+    const cors = await send('GET', `${api}/categories`, { origin: 'http://localhost:3000' });
+    assert.equal(cors.headers['access-control-allow-methods'], 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
+  });
+
+  test('Allow lists the methods the caller may use on the matched route', async () => {
+    assert.equal((await send('GET', `${api}/categories/2`)).headers.allow, 'GET');
+    const editor = await send('GET', `${api}/categories/2`, { authorization: t.auth.editor });
+    assert.equal(editor.headers.allow, 'GET, POST, PUT, PATCH, DELETE');
+    assert.equal(
+      (await send('GET', `${api}/tags`, { authorization: t.auth.contributor })).headers.allow,
+      'GET, POST',
+    );
+    assert.equal((await send('GET', `${api}/users`)).headers.allow, 'GET');
+    assert.equal(
+      (await send('GET', `${api}/users`, { authorization: t.auth.admin })).headers.allow,
+      'GET, POST',
+    );
+    const self = await send('GET', `${api}/users/3`, { authorization: t.auth.author });
+    assert.equal(self.headers.allow, 'GET, POST, PUT, PATCH');
+  });
+});
+
+describe('OPTIONS', () => {
+  test('answers 200 with the route’s namespace, methods, endpoints and schema, and Allow', async () => {
+    const res = await send('OPTIONS', `${api}/categories/2`, { authorization: t.auth.editor });
+    assert.equal(res.statusCode, 200);
+    const body = json(res);
+    assert.equal(body.namespace, 'wp/v2');
+    assert.deepEqual(body.methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    assert.equal(body.endpoints.length, 3);
+    assert.equal(body.schema.title, 'category');
+    assert.equal(body.schema.$schema, 'http://json-schema.org/draft-04/schema#');
+    assert.equal(body.schema.properties.parent.type, 'integer');
+    assert.equal(res.headers.allow, 'GET, POST, PUT, PATCH, DELETE');
+    const anonymous = await send('OPTIONS', `${api}/users`);
+    assert.equal(anonymous.headers.allow, 'GET');
+    assert.equal(json(anonymous).schema.title, 'user');
+    const preflight = await send('OPTIONS', `${api}/posts`, {
+      origin: 'http://localhost:3000',
+      'access-control-request-method': 'POST',
+    });
+    assert.equal(preflight.statusCode, 200);
+    assert.equal(preflight.headers['access-control-allow-origin'], 'http://localhost:3000');
+    assert.equal(json(preflight).schema.title, 'post');
+    const unknown = await send('OPTIONS', '/wp-json/wp/v2/nothing');
+    assert.equal(unknown.statusCode, 200);
+    assert.deepEqual(json(unknown), []);
+  });
+});
+
+describe('routing', () => {
+  test('routes match case-insensitively, as core’s regexes use the i flag', async () => {
+    const res = await send('GET', '/wp-json/WP/V2/Categories/2?_fields=id');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(json(res), { id: 2 });
+    assert.equal((await send('GET', '/wp-json/wp/v2/nothing')).statusCode, 404);
+  });
+
+  test('?rest_route= on / and /index.php is served like the pretty path', async () => {
+    const pretty = await send('GET', `${api}/posts?per_page=2`);
+    const plain = await send('GET', '/?rest_route=/wp/v2/posts&per_page=2');
+    assert.equal(plain.statusCode, 200);
+    assert.deepEqual(json(plain), json(pretty));
+    assert.equal(plain.headers['x-wp-total'], pretty.headers['x-wp-total']);
+    const indexPhp = await send('GET', '/index.php?rest_route=/wp/v2/categories/2');
+    assert.equal(json(indexPhp).slug, 'news');
+    const write = await send(
+      'POST',
+      '/?rest_route=/wp/v2/tags',
+      { authorization: t.auth.editor },
+      { name: 'Plain' },
+    );
+    assert.equal(write.statusCode, 201);
+    assert.equal(json(write).slug, 'plain');
+    assert.equal((await send('GET', '/?rest_route=/wp/v2/nothing')).statusCode, 404);
+  });
+
+  test('HEAD / and GET / carry the api.w.org Link', async () => {
+    const head = await send('HEAD', '/');
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers.link, index);
+    const home = await send('GET', '/');
+    assert.match(String(home.headers['content-type']), /^text\/html/);
+    assert.match(home.body, /Backlot Sample Site/);
+  });
+});
+
+describe('_envelope and _jsonp', () => {
+  test('_envelope wraps body, status and the REST headers, answered with 200', async () => {
+    const res = await send('GET', `${api}/categories/999?_envelope`);
+    assert.equal(res.statusCode, 200);
+    const body = json(res);
+    assert.equal(body.status, 404);
+    assert.equal(body.body.code, 'rest_term_invalid');
+    const list = await send('GET', `${api}/tags?per_page=2&include=6,7,8&_envelope=1`);
+    const wrapped = json(list);
+    assert.equal(wrapped.status, 200);
+    assert.equal(wrapped.body.length, 2);
+    assert.equal(wrapped.headers['X-WP-Total'], '3');
+    assert.equal(wrapped.headers['X-WP-TotalPages'], '2');
+    assert.match(wrapped.headers.Link, /rel="next"/);
+    assert.equal(list.headers['x-wp-total'], undefined);
+    assert.equal(list.headers.link, index);
+  });
+
+  test('_jsonp answers JavaScript calling the callback, anonymously; bad callbacks are 400', async () => {
+    const res = await send('GET', `${api}/categories/2?_jsonp=handle.it`);
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^application\/javascript/);
+    assert.match(res.body, /^\/\*\*\/handle\.it\(\{"id":2,/);
+    const withCredentials = await send('GET', `${api}/users/me?_jsonp=cb`, { authorization: t.auth.admin });
+    assert.equal(withCredentials.statusCode, 401);
+    assert.match(withCredentials.body, /^\/\*\*\/cb\(\{"code":"rest_not_logged_in"/);
+    const bad = await send('GET', `${api}/categories/2?_jsonp=alert(1)`);
+    assert.equal(bad.statusCode, 400);
+    assert.equal(json(bad).code, 'rest_callback_invalid');
+  });
+});

@@ -1,0 +1,295 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { can } from './capabilities.js';
+import { refused, restError } from './errors.js';
+import { caller, siteOf } from './http.js';
+import type { Context } from './render.js';
+import { ContextEnum, responses } from './schemas.js';
+import {
+  type PostTypeName,
+  postStatusObjects,
+  postTypes,
+  type TaxonomyName,
+  taxonomyObjects,
+} from './site-types.js';
+import type { UserRow } from './store.js';
+
+const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+const Query = Type.Object({ context: Type.Optional(ContextEnum) });
+const TaxonomyQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  type: Type.Optional(Type.String({ description: 'Only taxonomies of this post type.' })),
+});
+const AnyObject = Type.Object({}, { additionalProperties: true });
+const tags = ['site'];
+
+/** `$type->cap->edit_posts`: pages need edit_pages, posts and media edit_posts. */
+const canEditType = (user: UserRow | undefined, type: PostTypeName) =>
+  can(user, postTypes[type].capability === 'pages' ? 'edit_pages' : 'edit_posts');
+const canEditAnyType = (user: UserRow | undefined) =>
+  (Object.keys(postTypes) as PostTypeName[]).some((type) => canEditType(user, type));
+
+/** Keeps the fields core shows in a context: embed ⊂ view ⊂ edit. */
+function inContext<T extends Record<string, unknown>>(
+  context: Context,
+  embed: string[],
+  edit: string[],
+  data: T,
+): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data))
+    if (
+      key === '_links' ||
+      context === 'edit' ||
+      embed.includes(key) ||
+      (context === 'view' && !edit.includes(key))
+    )
+      out[key] = value;
+  return out as Partial<T>;
+}
+
+function renderType(request: FastifyRequest, slug: PostTypeName, context: Context) {
+  const type = postTypes[slug];
+  const api = siteOf(request).api;
+  const cap = type.capability;
+  return inContext(
+    context,
+    ['name', 'slug', 'rest_base', 'rest_namespace'],
+    ['capabilities', 'labels', 'supports', 'viewable'],
+    {
+      capabilities: {
+        edit_post: `edit_${cap === 'pages' ? 'page' : 'post'}`,
+        read_post: `read_${cap === 'pages' ? 'page' : 'post'}`,
+        delete_post: `delete_${cap === 'pages' ? 'page' : 'post'}`,
+        edit_posts: `edit_${cap}`,
+        edit_others_posts: `edit_others_${cap}`,
+        delete_posts: `delete_${cap}`,
+        publish_posts: `publish_${cap}`,
+        read_private_posts: `read_private_${cap}`,
+        create_posts: slug === 'attachment' ? 'upload_files' : `edit_${cap}`,
+      },
+      description: '',
+      hierarchical: type.hierarchical,
+      has_archive: false,
+      labels: { name: type.name, singular_name: type.singular },
+      name: type.name,
+      slug,
+      icon: type.icon,
+      supports: Object.fromEntries(type.supports.map((s) => [s, true])),
+      taxonomies: [...type.taxonomies],
+      rest_base: type.rest_base,
+      rest_namespace: 'wp/v2',
+      viewable: true,
+      _links: {
+        collection: [{ href: `${api}/wp/v2/types` }],
+        'wp:items': [{ href: `${api}/wp/v2/${type.rest_base}` }],
+        curies,
+      },
+    },
+  );
+}
+
+function renderStatus(request: FastifyRequest, slug: keyof typeof postStatusObjects, context: Context) {
+  const status = postStatusObjects[slug];
+  const posts = `${siteOf(request).api}/wp/v2/posts`;
+  return inContext(context, ['name', 'slug'], ['private', 'protected', 'show_in_list'], {
+    name: status.name,
+    private: status.private,
+    protected: status.protected,
+    public: status.public,
+    queryable: status.queryable,
+    show_in_list: status.show_in_list,
+    slug,
+    date_floating: status.date_floating,
+    _links: { archives: [{ href: slug === 'publish' ? posts : `${posts}?status=${slug}` }] },
+  });
+}
+
+function renderTaxonomy(request: FastifyRequest, slug: TaxonomyName, context: Context) {
+  const taxonomy = taxonomyObjects[slug];
+  const api = siteOf(request).api;
+  return inContext(
+    context,
+    ['name', 'slug', 'rest_base', 'rest_namespace'],
+    ['capabilities', 'labels', 'show_cloud', 'visibility'],
+    {
+      name: taxonomy.name,
+      slug,
+      capabilities: {
+        manage_terms: slug === 'category' ? 'manage_categories' : 'manage_post_tags',
+        edit_terms: slug === 'category' ? 'edit_categories' : 'edit_post_tags',
+        delete_terms: slug === 'category' ? 'delete_categories' : 'delete_post_tags',
+        assign_terms: slug === 'category' ? 'assign_categories' : 'assign_post_tags',
+      },
+      description: '',
+      labels: { name: taxonomy.name, singular_name: taxonomy.singular },
+      types: ['post'],
+      show_cloud: taxonomy.show_cloud,
+      hierarchical: taxonomy.hierarchical,
+      rest_base: taxonomy.rest_base,
+      rest_namespace: 'wp/v2',
+      visibility: {
+        public: true,
+        publicly_queryable: true,
+        show_admin_column: true,
+        show_in_nav_menus: true,
+        show_in_quick_edit: true,
+        show_ui: true,
+      },
+      _links: {
+        collection: [{ href: `${api}/wp/v2/taxonomies` }],
+        'wp:items': [{ href: `${api}/wp/v2/${taxonomy.rest_base}` }],
+        curies,
+      },
+    },
+  );
+}
+
+/** Core's status visibility: public ones for everyone, the rest (and trash) for anyone who may edit posts. */
+const canSeeStatus = (user: UserRow | undefined, slug: string) =>
+  slug === 'publish' || (slug in postStatusObjects && canEditAnyType(user));
+
+/** `/types`, `/statuses` and `/taxonomies` (and one of each), as WordPress 6.1 answers them. */
+export function siteRoutes(): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const base = '/wp-json/wp/v2';
+    const single = { response: responses(AnyObject), tags };
+
+    app.get(
+      `${base}/types`,
+      { schema: { ...single, summary: 'Post types', querystring: Query } },
+      async (request) => {
+        const me = caller(request);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !canEditAnyType(me))
+          throw refused(
+            !!me,
+            'rest_cannot_view',
+            'Sorry, you are not allowed to edit posts in this post type.',
+          );
+        const types = (Object.keys(postTypes) as PostTypeName[]).filter(
+          (t) => context !== 'edit' || canEditType(me, t),
+        );
+        return Object.fromEntries(types.map((t) => [t, renderType(request, t, context)]));
+      },
+    );
+
+    app.get(
+      `${base}/types/:type`,
+      {
+        schema: {
+          ...single,
+          summary: 'One post type',
+          querystring: Query,
+          params: Type.Object({ type: Type.String() }),
+        },
+      },
+      async (request) => {
+        const slug = request.params.type.toLowerCase();
+        if (!Object.hasOwn(postTypes, slug)) throw restError(404, 'rest_type_invalid', 'Invalid post type.');
+        const me = caller(request);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !canEditType(me, slug as PostTypeName))
+          throw refused(
+            !!me,
+            'rest_forbidden_context',
+            'Sorry, you are not allowed to edit posts in this post type.',
+          );
+        return renderType(request, slug as PostTypeName, context);
+      },
+    );
+
+    app.get(
+      `${base}/statuses`,
+      { schema: { ...single, summary: 'Post statuses', querystring: Query } },
+      async (request) => {
+        const me = caller(request);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !canEditAnyType(me))
+          throw refused(!!me, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
+        const visible = (Object.keys(postStatusObjects) as (keyof typeof postStatusObjects)[]).filter((s) =>
+          canSeeStatus(me, s),
+        );
+        return Object.fromEntries(visible.map((s) => [s, renderStatus(request, s, context)]));
+      },
+    );
+
+    app.get(
+      `${base}/statuses/:status`,
+      {
+        schema: {
+          ...single,
+          summary: 'One post status',
+          querystring: Query,
+          params: Type.Object({ status: Type.String() }),
+        },
+      },
+      async (request) => {
+        const slug = request.params.status.toLowerCase();
+        const internal = slug === 'inherit' || slug === 'auto-draft';
+        if (!Object.hasOwn(postStatusObjects, slug) && !internal)
+          throw restError(404, 'rest_status_invalid', 'Invalid status.');
+        const me = caller(request);
+        if (internal || !canSeeStatus(me, slug))
+          throw refused(!!me, 'rest_cannot_read_status', 'Cannot view status.');
+        return renderStatus(request, slug as keyof typeof postStatusObjects, request.query.context ?? 'view');
+      },
+    );
+
+    app.get(
+      `${base}/taxonomies`,
+      {
+        schema: {
+          tags,
+          summary: 'Taxonomies',
+          querystring: TaxonomyQuery,
+          response: responses(Type.Union([AnyObject, Type.Array(AnyObject)])),
+        },
+      },
+      async (request) => {
+        const me = caller(request);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !can(me, 'edit_posts'))
+          throw refused(
+            !!me,
+            'rest_cannot_view',
+            'Sorry, you are not allowed to manage terms in this taxonomy.',
+          );
+        const type = request.query.type;
+        // Both taxonomies belong to posts only.
+        const names = type && type !== 'post' ? [] : (Object.keys(taxonomyObjects) as TaxonomyName[]);
+        // PHP encodes an empty array as `[]`, which is what core answers for a type without taxonomies.
+        if (names.length === 0) return [];
+        return Object.fromEntries(names.map((n) => [n, renderTaxonomy(request, n, context)]));
+      },
+    );
+
+    app.get(
+      `${base}/taxonomies/:taxonomy`,
+      {
+        schema: {
+          ...single,
+          summary: 'One taxonomy',
+          querystring: Query,
+          params: Type.Object({ taxonomy: Type.String() }),
+        },
+      },
+      async (request) => {
+        const slug = request.params.taxonomy.toLowerCase();
+        if (!Object.hasOwn(taxonomyObjects, slug))
+          throw restError(404, 'rest_taxonomy_invalid', 'Invalid taxonomy.');
+        const me = caller(request);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !can(me, 'edit_posts'))
+          throw refused(
+            !!me,
+            'rest_forbidden_context',
+            'Sorry, you are not allowed to manage terms in this taxonomy.',
+          );
+        return renderTaxonomy(request, slug as TaxonomyName, context);
+      },
+    );
+  };
+}

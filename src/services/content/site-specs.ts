@@ -1,0 +1,188 @@
+import { AppPasswordBody, AppPasswordCreateBody, AppPasswordSchema } from './app-passwords.js';
+import { argsOf, contextArg, itemSchema, type RouteSpec } from './discovery.js';
+import { settingSpecs } from './options.js';
+import { SearchQuery } from './search.js';
+
+const param = (name: string, description: string) => ({
+  [name]: { description, type: 'string', required: false },
+});
+
+/** Schemas of the site resources, for the index and `OPTIONS`. */
+const objectSchema = (title: string, fields: Record<string, string>) => ({
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title,
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(fields).map(([name, type]) => [name, { type }])),
+});
+const typeSchema = objectSchema('type', {
+  capabilities: 'object',
+  description: 'string',
+  hierarchical: 'boolean',
+  viewable: 'boolean',
+  labels: 'object',
+  name: 'string',
+  slug: 'string',
+  supports: 'object',
+  has_archive: 'boolean',
+  taxonomies: 'array',
+  rest_base: 'string',
+  rest_namespace: 'string',
+  icon: 'string',
+});
+const statusSchema = objectSchema('status', {
+  name: 'string',
+  private: 'boolean',
+  protected: 'boolean',
+  public: 'boolean',
+  queryable: 'boolean',
+  show_in_list: 'boolean',
+  slug: 'string',
+  date_floating: 'boolean',
+});
+const taxonomySchema = objectSchema('taxonomy', {
+  capabilities: 'object',
+  description: 'string',
+  hierarchical: 'boolean',
+  labels: 'object',
+  name: 'string',
+  slug: 'string',
+  show_cloud: 'boolean',
+  types: 'array',
+  rest_base: 'string',
+  rest_namespace: 'string',
+  visibility: 'object',
+});
+const searchSchema = objectSchema('search-result', {
+  id: 'integer',
+  title: 'string',
+  url: 'string',
+  type: 'string',
+  subtype: 'string',
+});
+const settingsSchema = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'settings',
+  type: 'object',
+  properties: Object.fromEntries(
+    Object.entries(settingSpecs).map(([name, spec]) => [
+      name,
+      { type: spec.type, description: spec.description },
+    ]),
+  ),
+};
+const settingArgs = Object.fromEntries(
+  Object.entries(settingSpecs).map(([name, spec]) => [
+    name,
+    {
+      type: spec.type,
+      description: spec.description,
+      ...(spec.enum ? { enum: spec.enum } : {}),
+      required: false,
+    },
+  ]),
+);
+
+/** Application passwords, types, statuses, taxonomies, settings and search (built on first use). */
+export function siteRouteSpecs(): RouteSpec[] {
+  const appPasswords = itemSchema('application-password', AppPasswordSchema);
+  const userId = {
+    user_id: { description: 'Unique identifier for the user, or me.', type: 'string', required: true },
+  };
+  const uuid = {
+    uuid: { description: 'A UUID for the application password.', type: 'string', required: true },
+  };
+  const base = '/wp/v2/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
+  const get = { methods: ['GET'], args: contextArg };
+  return [
+    {
+      path: base,
+      linked: false,
+      schema: appPasswords,
+      endpoints: [
+        { methods: ['GET'], args: { ...userId, ...contextArg } },
+        { methods: ['POST'], args: { ...userId, ...argsOf(AppPasswordCreateBody) } },
+        { methods: ['DELETE'], args: userId },
+      ],
+    },
+    {
+      path: `${base}/introspect`,
+      linked: false,
+      schema: appPasswords,
+      endpoints: [{ methods: ['GET'], args: { ...userId, ...contextArg } }],
+    },
+    {
+      path: `${base}/(?P<uuid>[\\w\\-]+)`,
+      linked: false,
+      schema: appPasswords,
+      endpoints: [
+        { methods: ['GET'], args: { ...userId, ...uuid, ...contextArg } },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...userId, ...uuid, ...argsOf(AppPasswordBody) } },
+        { methods: ['DELETE'], args: { ...userId, ...uuid } },
+      ],
+    },
+    { path: '/wp/v2/types', linked: true, schema: typeSchema, endpoints: [get] },
+    {
+      path: '/wp/v2/types/(?P<type>[\\w-]+)',
+      linked: false,
+      schema: typeSchema,
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: { ...param('type', 'An alphanumeric identifier for the post type.'), ...contextArg },
+        },
+      ],
+    },
+    { path: '/wp/v2/statuses', linked: true, schema: statusSchema, endpoints: [get] },
+    {
+      path: '/wp/v2/statuses/(?P<status>[\\w-]+)',
+      linked: false,
+      schema: statusSchema,
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: { ...param('status', 'An alphanumeric identifier for the status.'), ...contextArg },
+        },
+      ],
+    },
+    {
+      path: '/wp/v2/taxonomies',
+      linked: true,
+      schema: taxonomySchema,
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: {
+            ...contextArg,
+            ...param('type', 'Limit results to taxonomies associated with a specific post type.'),
+          },
+        },
+      ],
+    },
+    {
+      path: '/wp/v2/taxonomies/(?P<taxonomy>[\\w-]+)',
+      linked: false,
+      schema: taxonomySchema,
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: { ...param('taxonomy', 'An alphanumeric identifier for the taxonomy.'), ...contextArg },
+        },
+      ],
+    },
+    {
+      path: '/wp/v2/settings',
+      linked: true,
+      schema: settingsSchema,
+      endpoints: [
+        { methods: ['GET'], args: {} },
+        { methods: ['POST', 'PUT', 'PATCH'], args: settingArgs },
+      ],
+    },
+    {
+      path: '/wp/v2/search',
+      linked: true,
+      schema: searchSchema,
+      endpoints: [{ methods: ['GET'], args: argsOf(SearchQuery) }],
+    },
+  ];
+}

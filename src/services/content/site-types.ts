@@ -1,0 +1,134 @@
+/**
+ * The post types, post statuses and taxonomies backlot serves, as core registers them (WordPress 6.1's fields).
+ * Block-editor types (wp_block, wp_template, wp_navigation…) and nav menus are not served, so not listed.
+ */
+
+export const postTypes = {
+  post: {
+    name: 'Posts',
+    singular: 'Post',
+    hierarchical: false,
+    icon: 'dashicons-admin-post',
+    taxonomies: ['category', 'post_tag'],
+    rest_base: 'posts',
+    supports: [
+      'title',
+      'editor',
+      'author',
+      'thumbnail',
+      'excerpt',
+      'trackbacks',
+      'custom-fields',
+      'comments',
+      'revisions',
+      'post-formats',
+    ],
+    capability: 'posts',
+  },
+  page: {
+    name: 'Pages',
+    singular: 'Page',
+    hierarchical: true,
+    icon: 'dashicons-admin-page',
+    taxonomies: [],
+    rest_base: 'pages',
+    supports: [
+      'title',
+      'editor',
+      'author',
+      'thumbnail',
+      'page-attributes',
+      'custom-fields',
+      'comments',
+      'revisions',
+    ],
+    capability: 'pages',
+  },
+  attachment: {
+    name: 'Media',
+    singular: 'Media',
+    hierarchical: false,
+    icon: 'dashicons-admin-media',
+    taxonomies: [],
+    rest_base: 'media',
+    supports: ['title', 'author', 'comments'],
+    capability: 'posts',
+  },
+} as const;
+export type PostTypeName = keyof typeof postTypes;
+
+/** Non-internal statuses plus trash, as `/statuses` lists them. */
+export const postStatusObjects = {
+  publish: {
+    name: 'Published',
+    public: true,
+    protected: false,
+    private: false,
+    queryable: true,
+    show_in_list: true,
+    date_floating: false,
+  },
+  future: {
+    name: 'Scheduled',
+    public: false,
+    protected: true,
+    private: false,
+    queryable: false,
+    show_in_list: true,
+    date_floating: false,
+  },
+  draft: {
+    name: 'Draft',
+    public: false,
+    protected: true,
+    private: false,
+    queryable: false,
+    show_in_list: true,
+    date_floating: true,
+  },
+  pending: {
+    name: 'Pending',
+    public: false,
+    protected: true,
+    private: false,
+    queryable: false,
+    show_in_list: true,
+    date_floating: true,
+  },
+  private: {
+    name: 'Private',
+    public: false,
+    protected: false,
+    private: true,
+    queryable: false,
+    show_in_list: true,
+    date_floating: false,
+  },
+  trash: {
+    name: 'Trash',
+    public: false,
+    protected: false,
+    private: false,
+    queryable: false,
+    show_in_list: false,
+    date_floating: false,
+  },
+} as const;
+
+export const taxonomyObjects = {
+  category: {
+    name: 'Categories',
+    singular: 'Category',
+    hierarchical: true,
+    rest_base: 'categories',
+    show_cloud: true,
+  },
+  post_tag: {
+    name: 'Tags',
+    singular: 'Tag',
+    hierarchical: false,
+    rest_base: 'tags',
+    show_cloud: true,
+  },
+} as const;
+export type TaxonomyName = keyof typeof taxonomyObjects;
