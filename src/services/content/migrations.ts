@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { typeMigrations } from './migrations-types.js';
 import { seedSql } from './seed.js';
 
 export const migrations: Migration[] = [
@@ -84,4 +85,5 @@ export const migrations: Migration[] = [
     `,
   },
   loginFailuresMigration('004_login_failures'),
+  ...typeMigrations,
 ];

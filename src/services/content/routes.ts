@@ -4,6 +4,7 @@ import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor, noRoute } from './errors.js';
 import { setCaller, siteOf } from './http.js';
+import type { MediaFiles } from './media.js';
 import { postRoutes } from './posts.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -82,7 +83,7 @@ async function replayOverride(app: FastifyInstance, request: FastifyRequest) {
   return app.inject({ method: method as 'GET', url: request.url, headers, payload });
 }
 
-function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
+function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFiles): FastifyPluginAsync {
   return async (app) => {
     app.addHook('preValidation', async (request, reply) => {
       const override = request.headers['x-http-method-override'];
@@ -116,7 +117,7 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
     });
 
     await app.register(discoveryRoutes(settings));
-    await app.register(postRoutes(store));
+    await app.register(postRoutes(store, files));
     await app.register(userRoutes(store));
     await app.register(termRoutes(store));
   };
@@ -126,6 +127,7 @@ export function contentRoutes(
   store: ContentStore,
   settings: ContentSettings,
   limiter: LoginLimiter,
+  files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
     // WordPress also takes classic form posts.
@@ -147,7 +149,7 @@ export function contentRoutes(
       const user = await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
-    await app.register(wpJson(store, settings));
+    await app.register(wpJson(store, settings, files));
     await app.register(settingsRoutes(store));
   };
 }
