@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { canRead } from './capabilities.js';
+import { renderComment } from './comment-render.js';
 import { caller, siteOf } from './http.js';
 import { renderMedia } from './media-render.js';
 import { renderPost, renderTerm, renderUser } from './render.js';
 import type { ContentStore, PostRow, TermRow } from './store.js';
+import { type CommentRow, CommentStore } from './store-comments.js';
 
 export interface Embedded {
   of(post: PostRow): Record<string, unknown>;
@@ -40,6 +42,21 @@ export async function embedFor(
     const found = await store.findPost(id);
     if (found) related.set(id, found);
   }
+  // The `replies` link: approved comments, as `/comments?post=<id>` shows them to the public.
+  const comments = new CommentStore(store.db);
+  const replies = new Map<number, CommentRow[]>();
+  if (posts.length) {
+    const { rows } = await comments.list({
+      statuses: ['approved'],
+      posts: posts.map((p) => p.id),
+      visibleTo: 'anonymous',
+      orderby: 'date',
+      order: 'desc',
+      limit: 100 * posts.length,
+      offset: 0,
+    });
+    for (const row of rows) replies.set(row.post, [...(replies.get(row.post) ?? []), row]);
+  }
   const termsOf = (ids: number[]) =>
     ids.flatMap((id) => {
       const term = terms.get(id);
@@ -58,6 +75,8 @@ export async function embedFor(
         ];
       const parent = post.type === 'page' ? related.get(post.parent) : undefined;
       if (parent && canRead(user, parent)) out.up = [renderPost(parent, site, 'embed')];
+      const postReplies = replies.get(post.id);
+      if (postReplies) out.replies = [postReplies.slice(0, 10).map((c) => renderComment(c, site, 'embed'))];
       if (post.type === 'post') out['wp:term'] = [termsOf(post.categories), termsOf(post.tags)];
       return out;
     },
