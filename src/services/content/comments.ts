@@ -7,75 +7,26 @@ import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http
 import { dateParam, invalidParam } from './post-dates.js';
 import { renderComment } from './comment-render.js';
 import { type Context, pickFields } from './render.js';
-import { ContextEnum, ForceQuery, IdParams, isTrue, responses, StringEnum } from './schemas.js';
+import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
+import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
+import { coerceIntegers } from './post-write.js';
+import { splitListParams } from './post-list.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { type CommentRow, type CommentStatus, CommentStore } from './store-comments.js';
 
-const Int = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
-const IdList = Type.Array(Int);
 const base = '/wp-json/wp/v2/comments';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['comments'];
-
-/** Core's REST names for statuses, and what they are stored as. */
-const statusNames: Record<string, CommentStatus> = {
-  approve: 'approved',
-  approved: 'approved',
-  '1': 'approved',
-  hold: 'hold',
-  '0': 'hold',
-  spam: 'spam',
-  trash: 'trash',
-};
-
-const ListQuery = Type.Object({
-  context: Type.Optional(ContextEnum),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  offset: Type.Optional(Int),
-  search: Type.Optional(Type.String()),
-  after: Type.Optional(Type.String()),
-  before: Type.Optional(Type.String()),
-  author: Type.Optional(IdList),
-  author_exclude: Type.Optional(IdList),
-  author_email: Type.Optional(Type.String()),
-  include: Type.Optional(IdList),
-  exclude: Type.Optional(IdList),
-  order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
-  orderby: Type.Optional(
-    StringEnum(['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'] as const),
-  ),
-  parent: Type.Optional(IdList),
-  parent_exclude: Type.Optional(IdList),
-  post: Type.Optional(IdList),
-  status: Type.Optional(Type.String()),
-  type: Type.Optional(Type.String()),
-  _fields: Type.Optional(Type.String()),
-});
-
-const Text = Type.Union([Type.String(), Type.Object({ raw: Type.String() })]);
-const WriteBody = Type.Object({
-  post: Type.Optional(Int),
-  parent: Type.Optional(Int),
-  content: Type.Optional(Text),
-  author: Type.Optional(Int),
-  author_name: Type.Optional(Type.String()),
-  author_email: Type.Optional(Type.String()),
-  author_url: Type.Optional(Type.String()),
-  author_ip: Type.Optional(Type.String()),
-  author_user_agent: Type.Optional(Type.String()),
-  date: Type.Optional(Type.String()),
-  status: Type.Optional(Type.String()),
-  type: Type.Optional(Type.String()),
-});
-const Comment = Type.Object({}, { additionalProperties: true });
-const text = (v: string | { raw: string } | undefined) => (typeof v === 'object' ? v.raw : v);
 
 /** `/wp/v2/comments`: nested comments with core's moderation statuses; anonymous comments are off, as in core. */
 export function commentRoutes(store: ContentStore): FastifyPluginAsync {
   const comments = new CommentStore(store.db);
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('preValidation', async (request) => {
+      splitListParams(request);
+      coerceIntegers(request.body, ['post', 'parent', 'author']);
+    });
 
     const findComment = async (id: number) => {
       const comment = validId(id) ? await comments.find(id) : undefined;
@@ -103,8 +54,8 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         schema: {
           tags,
           summary: 'List comments (10 a page, as core)',
-          querystring: ListQuery,
-          response: responses(Type.Array(Comment)),
+          querystring: CommentListQuery,
+          response: responses(Type.Array(CommentSchema)),
         },
       },
       async (request, reply) => {
@@ -188,7 +139,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
             context: Type.Optional(ContextEnum),
             _fields: Type.Optional(Type.String()),
           }),
-          response: responses(Comment),
+          response: responses(CommentSchema),
         },
       },
       async (request, reply) => {
@@ -212,8 +163,8 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         schema: {
           tags,
           summary: 'Post a comment (logged-in users; moderators’ comments are approved)',
-          body: Type.Optional(WriteBody),
-          response: responses(Comment, 201),
+          body: Type.Optional(CommentWriteBody),
+          response: responses(CommentSchema, 201),
         },
       },
       async (request, reply) => {
@@ -326,15 +277,15 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           tags,
           summary: 'Edit or moderate a comment',
           params: IdParams,
-          body: Type.Optional(WriteBody),
-          response: responses(Comment),
+          body: Type.Optional(CommentWriteBody),
+          response: responses(CommentSchema),
         },
         handler: async (request) => {
           const user = caller(request);
           const comment = await findComment((request.params as { id: number }).id);
           if (!canEdit(user, await postOf(comment)))
             throw refused(!!user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
-          const body = (request.body ?? {}) as typeof WriteBody.static;
+          const body = (request.body ?? {}) as typeof CommentWriteBody.static;
           if (body.type !== undefined && body.type !== comment.type)
             throw restError(
               404,

@@ -15,18 +15,11 @@ import {
 } from './media-upload.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
-import { DEFAULT_PER_PAGE } from './post-list.js';
-import { slugify } from './post-write.js';
+import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
+import { coerceIntegers, slugify } from './post-write.js';
 import { type Context, pickFields, type Site } from './render.js';
-import {
-  ContextEnum,
-  ForceQuery,
-  IdParams,
-  isTrue,
-  PostListQuery,
-  responses,
-  StringEnum,
-} from './schemas.js';
+import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
+import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
 import { MediaStore } from './store-media.js';
 
@@ -41,31 +34,6 @@ export interface MediaFiles {
 const base = '/wp-json/wp/v2/media';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['media'];
-const Int = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
-
-const MediaFields = Type.Object({
-  title: Type.Optional(Type.Union([Type.String(), Type.Object({ raw: Type.String() })])),
-  caption: Type.Optional(Type.Union([Type.String(), Type.Object({ raw: Type.String() })])),
-  description: Type.Optional(Type.Union([Type.String(), Type.Object({ raw: Type.String() })])),
-  alt_text: Type.Optional(Type.String()),
-  post: Type.Optional(Type.Union([Int, Type.Null()])),
-  author: Type.Optional(Int),
-  slug: Type.Optional(Type.String({ maxLength: 200 })),
-  date: Type.Optional(Type.String()),
-  comment_status: Type.Optional(StringEnum(['open', 'closed'] as const)),
-  ping_status: Type.Optional(StringEnum(['open', 'closed'] as const)),
-});
-const MediaListQuery = Type.Composite([
-  Type.Omit(PostListQuery, ['categories', 'tags', 'sticky', 'status']),
-  Type.Object({
-    parent: Type.Optional(Type.Array(Int)),
-    media_type: Type.Optional(StringEnum(['image', 'video', 'text', 'application', 'audio'] as const)),
-    mime_type: Type.Optional(Type.String()),
-    status: Type.Optional(Type.Array(StringEnum(['inherit', 'private', 'trash'] as const))),
-  }),
-]);
-const MediaItem = Type.Object({}, { additionalProperties: true });
-
 const text = (v: string | { raw: string } | undefined) => (typeof v === 'object' ? v.raw : v);
 
 /** `/wp/v2/media`: attachments, their files in the object store (embedded or S3). */
@@ -79,6 +47,10 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
 
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('preValidation', async (request) => {
+      splitListParams(request);
+      coerceIntegers(request.body, ['post', 'author']);
+    });
     // Any other media type is the file itself (core's upload_from_data); multipart forms carry it as `file`.
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: files.maxBytes }, (_r, body, done) =>
       done(null, new UploadBody({ raw: body as Buffer })),

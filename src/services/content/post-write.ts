@@ -61,6 +61,16 @@ export function coerceWriteBody(request: FastifyRequest) {
   for (const key of integerFields) if (body[key] !== undefined) body[key] = asInt(body[key]);
 }
 
+/** Numeric strings (form bodies, loose clients) as integers for the named fields, as core's sanitizing does. */
+export function coerceIntegers(body: unknown, keys: string[]) {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const values = body as Record<string, unknown>;
+  for (const key of keys) {
+    const v = values[key];
+    if (typeof v === 'string' && /^\d+$/.test(v.trim())) values[key] = Number(v.trim());
+  }
+}
+
 /** The form parser keeps repeated keys (`tags=1&tags=2`, `tags[]=1&tags[]=2`) as lists, as PHP reads them. */
 export function parseForm(body: string) {
   const out: Record<string, unknown> = {};
