@@ -64,13 +64,16 @@ export const typeMigrations: Migration[] = [
         ADD COLUMN featured_media integer NOT NULL DEFAULT 0,
         ADD COLUMN mime_type text NOT NULL DEFAULT '',
         -- Attachments: {key, file, width, height, filesize, alt_text}.
-        ADD COLUMN media jsonb;
+        ADD COLUMN media jsonb,
+        -- Kept up to date by the revision store, so lists need no per-row subquery for version-history.
+        ADD COLUMN revision_count integer NOT NULL DEFAULT 0,
+        ADD COLUMN last_revision integer;
       ALTER TABLE posts DROP CONSTRAINT posts_status_check;
       ALTER TABLE posts ADD CONSTRAINT posts_status_check
         CHECK (status IN ('publish', 'future', 'draft', 'pending', 'private', 'trash', 'inherit'));
       DROP INDEX posts_status_date_id;
       CREATE INDEX posts_type_status_date_id ON posts (type, status, date DESC, id DESC);
-      CREATE INDEX posts_parent ON posts (parent) WHERE parent <> 0;
+      CREATE INDEX posts_parent_type ON posts (parent, type);
 
       CREATE TABLE comments (
         id serial PRIMARY KEY,

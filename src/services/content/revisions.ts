@@ -162,7 +162,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
             "Revisions do not support trashing. Set 'force=true' to delete.",
           );
         const previous = renderRevision(rev, siteOf(request), rest, 'edit');
-        await revisions.delete(rev.id);
+        await revisions.delete(rev);
         return { deleted: true, previous };
       },
     );

@@ -58,9 +58,22 @@ export class RevisionStore {
        VALUES ('revision', 'inherit', $1, $2, $3, $4, $5, $6, now(), now(), 'closed', 'closed')`,
       [by, post.id, post.title, post.content, post.excerpt, `${post.id}-revision-v1`],
     );
+    await this.recount(post.id);
   }
 
-  async delete(id: number) {
-    await this.db.query(`DELETE FROM content.posts WHERE id = $1 AND type = 'revision'`, [id]);
+  /** The post's revision_count and last_revision, after a revision is added or removed. */
+  private async recount(parent: number) {
+    await this.db.query(
+      `UPDATE content.posts SET
+         revision_count = (SELECT count(*)::int FROM content.posts r WHERE r.type = 'revision' AND r.parent = $1),
+         last_revision = (SELECT max(r.id) FROM content.posts r WHERE r.type = 'revision' AND r.parent = $1)
+       WHERE id = $1`,
+      [parent],
+    );
+  }
+
+  async delete(revision: RevisionRow) {
+    await this.db.query(`DELETE FROM content.posts WHERE id = $1 AND type = 'revision'`, [revision.id]);
+    await this.recount(revision.parent);
   }
 }

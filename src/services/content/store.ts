@@ -56,7 +56,7 @@ export interface PostRow {
   featured_media: number;
   mime_type: string;
   media: MediaInfo | null;
-  /** Read only: how many revisions the post has, and the newest one's id. */
+  /** Kept by RevisionStore: how many revisions the post has, and the newest one's id (lists read them free). */
   revision_count?: number;
   last_revision?: number | null;
 }
@@ -74,8 +74,7 @@ export interface TermRow {
 const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status, p.trashed_from, p.comment_status,
   p.ping_status, p.sticky, p.format, p.date, p.modified, p.type, p.parent, p.menu_order, p.template, p.password,
   p.featured_media, p.mime_type, p.media,
-  (SELECT count(*)::int FROM content.posts r WHERE r.parent = p.id AND r.type = 'revision') AS revision_count,
-  (SELECT max(r.id) FROM content.posts r WHERE r.parent = p.id AND r.type = 'revision') AS last_revision,
+  p.revision_count, p.last_revision,
   COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
             WHERE pt.post_id = p.id AND t.taxonomy = 'category'), '{}') AS categories,
   COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
