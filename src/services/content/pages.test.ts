@@ -93,3 +93,32 @@ describe('pages', () => {
     assert.equal((await get(`${api}/pages?page=2`)).statusCode, 400);
   });
 });
+
+describe('embed context and orderings core refuses', () => {
+  test('context=embed answers the short form', async () => {
+    const [page] = json(await get(`${api}/pages?context=embed&per_page=1`));
+    assert.deepEqual(Object.keys(page).sort(), [
+      '_links',
+      'author',
+      'date',
+      'featured_media',
+      'id',
+      'link',
+      'slug',
+      'title',
+      'type',
+    ]);
+    const post = json(await get(`${api}/posts/1?context=embed`));
+    assert.equal(post.excerpt.rendered.startsWith('<p>'), true);
+    assert.equal('content' in post, false);
+  });
+
+  test('orderby=relevance needs search and orderby=include needs include', async () => {
+    assert.equal(json(await get(`${api}/posts?orderby=relevance`)).code, 'rest_no_search_term_defined');
+    assert.equal(
+      json(await get(`${api}/pages?orderby=include`)).code,
+      'rest_orderby_include_missing_include',
+    );
+    assert.equal((await get(`${api}/posts?orderby=relevance&search=part`)).statusCode, 200);
+  });
+});

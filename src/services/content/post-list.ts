@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
+import { restError } from './errors.js';
 import { invalidParam, dateParam } from './post-dates.js';
 import type { PostKind } from './post-write.js';
 import { isTrue, postStatuses } from './schemas.js';
@@ -35,6 +36,18 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
       status: user ? 403 : 401,
     });
   }
+  if (q.orderby === 'relevance' && !q.search)
+    throw restError(
+      400,
+      'rest_no_search_term_defined',
+      'You need to define a search term to order by relevance.',
+    );
+  if (q.orderby === 'include' && !q.include?.length)
+    throw restError(
+      400,
+      'rest_orderby_include_missing_include',
+      'You need to define an include parameter to order by include.',
+    );
   // No per_page and no page: the whole list (the seed's rule); page alone pages by core's default of 10.
   const perPage: number | undefined = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
   const page: number = q.page ?? 1;

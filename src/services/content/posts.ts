@@ -119,7 +119,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
-        sendFields(reply, fields);
+        // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
+        sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
         return rows.map((post) => respond(request, post, context, fields, embedded));
       },
@@ -152,7 +153,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
         reply.header('allow', allow.join(', '));
         const fields = fieldList(request.query._fields);
-        sendFields(reply, fields);
+        sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded =
           request.query._embed === undefined ? undefined : await embedFor(store, [post], request);
         return respond(request, post, context, fields, embedded, password);

@@ -128,6 +128,12 @@ export function renderPost(post: PostRow, site: Site, context: Context, unlocked
     comment_status: post.comment_status,
     ping_status: post.ping_status,
   };
+  if (context === 'embed') {
+    // Core's embed context: the fields a list of links needs.
+    const { id, date, slug, type, link, title, author, featured_media } = common;
+    const embed = { id, date, slug, type, link, title, author, featured_media, _links: links };
+    return post.type === 'page' ? embed : { ...embed, excerpt: common.excerpt };
+  }
   if (post.type === 'page') {
     // Pages do not support excerpts in core, so they have no `excerpt` field.
     const { excerpt: _excerpt, ...page } = common;
