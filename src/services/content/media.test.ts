@@ -256,4 +256,33 @@ describe('media', () => {
     assert.equal(json(hard).deleted, true);
     assert.equal((await t.app.inject({ method: 'GET', url: `${api}/media/${media.id}` })).statusCode, 404);
   });
+
+  test('media attached to a draft is as hidden as the draft', async () => {
+    const media = json(
+      await upload(
+        gif,
+        {
+          authorization: t.auth.author,
+          'content-type': 'image/gif',
+          'content-disposition': 'attachment; filename=draft.gif',
+        },
+        '?post=7',
+      ),
+    );
+    assert.equal(media.post, 7);
+    assert.equal((await t.app.inject({ method: 'GET', url: `${api}/media/${media.id}` })).statusCode, 401);
+    const listed = json(await t.app.inject({ method: 'GET', url: `${api}/media?parent=7` }));
+    assert.deepEqual(listed, []);
+    const own = json(
+      await t.app.inject({
+        method: 'GET',
+        url: `${api}/media?parent=7`,
+        headers: { authorization: t.auth.author },
+      }),
+    );
+    assert.deepEqual(
+      own.map((m: Json) => m.id),
+      [media.id],
+    );
+  });
 });

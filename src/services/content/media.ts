@@ -147,6 +147,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           slugs: q.slug,
           parents: q.parent,
           mimePrefix: mime,
+          publicParentsOnly: !can(user, 'edit_posts'),
           orderby: q.orderby === 'include' || q.orderby === 'relevance' ? 'date' : (q.orderby ?? 'date'),
           order: q.order ?? 'desc',
           limit: perPage,

@@ -102,6 +102,8 @@ export interface PostFilter {
   parents?: number[];
   parentExclude?: number[];
   menuOrder?: number;
+  /** Attachments of posts the public cannot read stay hidden (core checks each item's parent). */
+  publicParentsOnly?: boolean;
   /** Attachments whose MIME type starts with this (`image/`) or equals it. */
   mimePrefix?: string;
   /** Strict bounds, as WordPress's date_query without `inclusive`. */
@@ -271,6 +273,10 @@ export class ContentStore {
       where.push(`(p.status = 'publish' OR p.author = ${add(filter.visibleTo)})`);
     if (filter.parents?.length) where.push(`p.parent = ANY(${add(filter.parents)}::int[])`);
     if (filter.parentExclude?.length) where.push(`NOT (p.parent = ANY(${add(filter.parentExclude)}::int[]))`);
+    if (filter.publicParentsOnly)
+      where.push(
+        `(p.parent = 0 OR EXISTS (SELECT 1 FROM content.posts pp WHERE pp.id = p.parent AND pp.status = 'publish'))`,
+      );
     if (filter.mimePrefix)
       where.push(
         `(p.mime_type = ${add(filter.mimePrefix)} OR p.mime_type LIKE ${add(`${filter.mimePrefix.replace(/[\\%_]/g, '')}%`)})`,
