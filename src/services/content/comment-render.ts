@@ -1,4 +1,4 @@
-import { avatarUrl, type Context, renderHtml, type Site, wpDate } from './render.js';
+import { avatarUrl, type Context, renderHtml, restBase, type Site, wpDate } from './render.js';
 import { texturize } from './render-text.js';
 import type { CommentRow } from './store-comments.js';
 
@@ -18,7 +18,13 @@ export function renderComment(c: CommentRow, site: Site, context: Context) {
     collection: [{ href: `${site.api}/wp/v2/comments` }],
   };
   if (c.author) links.author = [{ embeddable: true, href: `${site.api}/wp/v2/users/${c.author}` }];
-  links.up = [{ embeddable: true, post_type: 'post', href: `${site.api}/wp/v2/posts/${c.post}` }];
+  links.up = [
+    {
+      embeddable: true,
+      post_type: c.post_type,
+      href: `${site.api}/wp/v2/${restBase(c.post_type)}/${c.post}`,
+    },
+  ];
   if (c.parent) links['in-reply-to'] = [{ embeddable: true, href: `${site.api}/wp/v2/comments/${c.parent}` }];
   if (c.has_children) links.children = [{ href: `${site.api}/wp/v2/comments?parent=${c.id}` }];
   const rendered = texturize(renderHtml(c.content));

@@ -135,4 +135,16 @@ describe('comments', () => {
     assert.ok(replies.some((c: Json) => c.id === 1));
     assert.ok(replies.every((c: Json) => c.status === undefined));
   });
+
+  test('comments on pages point `up` at the page', async () => {
+    const comment = json(
+      await send('POST', `${api}/comments`, t.auth.admin, { post: '31', content: 'On a page' }),
+    );
+    assert.equal(comment.post, 31);
+    assert.deepEqual(comment._links.up[0], {
+      embeddable: true,
+      post_type: 'page',
+      href: 'http://localhost:80/wp-json/wp/v2/pages/31',
+    });
+  });
 });

@@ -20,6 +20,7 @@ export interface CommentRow {
   /** Joined: the post's slug and status, for the comment's link. */
   post_slug: string;
   post_status: string;
+  post_type: string;
   has_children: boolean;
 }
 
@@ -45,7 +46,7 @@ export interface CommentFilter {
   offset: number;
 }
 
-const columns = `c.*, p.slug AS post_slug, p.status AS post_status,
+const columns = `c.*, p.slug AS post_slug, p.status AS post_status, p.type AS post_type,
   EXISTS (SELECT 1 FROM content.comments k WHERE k.parent = c.id) AS has_children`;
 
 export class CommentStore {
@@ -126,7 +127,7 @@ export class CommentStore {
   }
 
   async save(
-    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'has_children'>>,
+    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>>,
     id?: number,
   ) {
     const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
