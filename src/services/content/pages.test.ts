@@ -121,4 +121,11 @@ describe('embed context and orderings core refuses', () => {
     );
     assert.equal((await get(`${api}/posts?orderby=relevance&search=part`)).statusCode, 200);
   });
+
+  test('slugs are unique within a type: a post may share a page’s slug', async () => {
+    const post = json(await send('POST', `${api}/posts`, t.auth.admin, { title: 'About' }));
+    assert.equal(post.slug, 'about');
+    const page = json(await send('POST', `${api}/pages`, t.auth.admin, { title: 'About' }));
+    assert.equal(page.slug, 'about-2');
+  });
 });

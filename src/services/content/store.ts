@@ -327,9 +327,12 @@ export class ContentStore {
 
   /** WordPress-style unique slug: `hello`, then `hello-2`, `hello-3`… */
   async uniqueSlug(tx: Queryable, base: string, exceptId: number) {
-    // Revisions' slugs (`5-revision-v1`) never take a name away from a post.
+    // As wp_unique_post_slug: posts and pages clash only within their own type, attachments with every type;
+    // revisions' slugs (`5-revision-v1`) never take a name away.
     const { rows } = await tx.query<{ slug: string }>(
-      `SELECT slug FROM content.posts WHERE (slug = $1 OR slug LIKE $2) AND id <> $3 AND type <> 'revision'`,
+      `WITH me AS (SELECT type FROM content.posts WHERE id = $3)
+       SELECT slug FROM content.posts, me WHERE (slug = $1 OR slug LIKE $2) AND id <> $3 AND posts.type <> 'revision'
+         AND (posts.type = me.type OR me.type = 'attachment' OR posts.type = 'attachment')`,
       [base, `${base}-%`, exceptId],
     );
     const taken = new Set(rows.map((r) => r.slug));
