@@ -57,3 +57,73 @@ describe('wpapi drives pages, media and comments unchanged', () => {
     );
   });
 });
+
+// @wordpress/api-fetch (a dev dependency on main) with a Node fetch handler: its default one calls window.fetch.
+const apiFetchPackage = '@wordpress/api-fetch';
+// biome-ignore lint/suspicious/noExplicitAny: loaded without its types, which assume a browser.
+const apiFetch: any = await import(apiFetchPackage).then(
+  (module) => module.default,
+  () => undefined,
+);
+
+// biome-ignore lint/suspicious/noExplicitAny: api-fetch's options object.
+async function nodeFetchHandler(options: any) {
+  const { url, path, data, method = 'GET', headers = {}, body } = options;
+  const response = await fetch(url ?? `${t.url}/wp-json/${String(path).replace(/^\//, '')}`, {
+    method,
+    headers: {
+      Accept: 'application/json, */*;q=0.1',
+      Authorization: t.auth.editor,
+      ...(data !== undefined && { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    body: data !== undefined ? JSON.stringify(data) : body,
+  });
+  if (!response.ok) throw await response.json();
+  return response.json();
+}
+
+describe('@wordpress/api-fetch drives pages, media and comments unchanged', {
+  skip: !apiFetch && 'api-fetch is not installed',
+}, () => {
+  before(() => apiFetch.setFetchHandler(nodeFetchHandler));
+
+  test('pages: create a child page, then move it with PUT (sent as POST + X-HTTP-Method-Override)', async () => {
+    const page = await apiFetch({
+      path: '/wp/v2/pages',
+      method: 'POST',
+      data: { title: 'api-fetch page', parent: 31 },
+    });
+    assert.equal(page.parent, 31);
+    const moved = await apiFetch({
+      path: `/wp/v2/pages/${page.id}`,
+      method: 'PUT',
+      data: { parent: 0, menu_order: 9 },
+    });
+    assert.deepEqual([moved.parent, moved.menu_order], [0, 9]);
+  });
+
+  test('media: upload FormData with a file, as the block editor does', async () => {
+    const body = new FormData();
+    body.append('file', new Blob([png], { type: 'image/png' }), 'editor.png');
+    body.append('alt_text', 'from api-fetch');
+    const media = await apiFetch({ path: '/wp/v2/media', method: 'POST', body });
+    assert.deepEqual(
+      [media.mime_type, media.alt_text, media.media_details.height],
+      ['image/png', 'from api-fetch', 1],
+    );
+  });
+
+  test('comments: moderate a held comment and read the post’s thread', async () => {
+    const approved = await apiFetch({
+      path: '/wp/v2/comments/3',
+      method: 'POST',
+      data: { status: 'approve' },
+    });
+    assert.equal(approved.status, 'approved');
+    const thread = await apiFetch({ path: '/wp/v2/comments?post=1&per_page=100' });
+    assert.ok(thread.some((c: { id: number }) => c.id === 3));
+    const error = await apiFetch({ path: '/wp/v2/comments/999' }).catch((e: { code: string }) => e);
+    assert.equal(error.code, 'rest_comment_invalid_id');
+  });
+});
