@@ -21,22 +21,27 @@ const statics: [RegExp, string][] = [
   [/ \(tm\)/gi, ' &#8482;'],
 ];
 
+/** Anything wptexturize would change; most text has none, and is returned untouched (lists render fast). */
+const trigger = /\.\.\.|--| - |``|''|\(tm\)|['"&]/i;
+
 function texturizeText(text: string): string {
+  if (!trigger.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of statics) out = out.replace(pattern, replacement);
-  // Apostrophes inside words and after digits, then opening and closing single and double quotes.
-  out = out
-    .replace(/(\w)'(\w)/g, '$1&#8217;$2')
-    .replace(/(^|[\s([{"\-\u00a0>]|&#8211;|&#8212;)'/g, '$1&#8216;')
-    .replace(/'/g, '&#8217;')
-    .replace(/(^|[\s([{\-\u00a0>]|&#8211;|&#8212;)"/g, '$1&#8220;')
-    .replace(/"/g, '&#8221;');
-  return out.replace(/&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi, '&#038;');
+  if (out.includes("'"))
+    // Apostrophes inside words, then opening and closing single quotes.
+    out = out
+      .replace(/(\w)'(\w)/g, '$1&#8217;$2')
+      .replace(/(^|[\s([{"\-\u00a0>]|&#8211;|&#8212;)'/g, '$1&#8216;')
+      .replace(/'/g, '&#8217;');
+  if (out.includes('"'))
+    out = out.replace(/(^|[\s([{\-\u00a0>]|&#8211;|&#8212;)"/g, '$1&#8220;').replace(/"/g, '&#8221;');
+  return out.includes('&') ? out.replace(/&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi, '&#038;') : out;
 }
 
 /** wptexturize: only text between tags changes; tags, comments and code-like elements stay as they are. */
 export function texturize(html: string): string {
-  if (!/['"&.`\-(]/.test(html)) return html;
+  if (!trigger.test(html)) return html;
   const parts = html.split(/(<!--[\s\S]*?-->|<[^>]*>)/);
   let depth = 0;
   let out = '';
