@@ -24,7 +24,15 @@ const editor = [
   'delete_others_posts',
   'delete_private_posts',
   'edit_pages',
+  'edit_others_pages',
+  'edit_published_pages',
+  'edit_private_pages',
+  'read_private_pages',
   'publish_pages',
+  'delete_pages',
+  'delete_others_pages',
+  'delete_published_pages',
+  'delete_private_pages',
 ];
 const administrator = [
   ...editor,
@@ -56,17 +64,19 @@ export function can(user: UserRow | undefined, capability: string): boolean {
 /** WordPress's `edit_post` / `delete_post` meta capabilities mapped onto the primitives above. */
 export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', post: PostRow): boolean {
   if (!user) return false;
+  // Attachments and revisions are checked as their own kind of post ("post" capabilities, or the parent's).
+  const kind = post.type === 'page' ? 'pages' : 'posts';
   const status = post.status === 'trash' ? (post.trashed_from ?? 'draft') : post.status;
   const needed: string[] = [];
   if (post.author === user.id) {
     needed.push(
-      status === 'publish' || status === 'future' ? `${action}_published_posts` : `${action}_posts`,
+      status === 'publish' || status === 'future' ? `${action}_published_${kind}` : `${action}_${kind}`,
     );
-    if (status === 'private') needed.push(`${action}_private_posts`);
+    if (status === 'private') needed.push(`${action}_private_${kind}`);
   } else {
-    needed.push(`${action}_others_posts`);
-    if (status === 'publish' || status === 'future') needed.push(`${action}_published_posts`);
-    if (status === 'private') needed.push(`${action}_private_posts`);
+    needed.push(`${action}_others_${kind}`);
+    if (status === 'publish' || status === 'future') needed.push(`${action}_published_${kind}`);
+    if (status === 'private') needed.push(`${action}_private_${kind}`);
   }
   return needed.every((c) => can(user, c));
 }
@@ -74,6 +84,10 @@ export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', 
 /** Who may see a post: published ones are public, private ones need read_private_posts, the rest need edit rights. */
 export function canRead(user: UserRow | undefined, post: PostRow): boolean {
   if (post.status === 'publish') return true;
-  if (post.status === 'private') return can(user, 'read_private_posts') || post.author === user?.id;
+  if (post.status === 'private')
+    return (
+      can(user, post.type === 'page' ? 'read_private_pages' : 'read_private_posts') ||
+      post.author === user?.id
+    );
   return canOnPost(user, 'edit', post);
 }

@@ -4,8 +4,18 @@ import type { ErrorInfo } from '../../platform/service.js';
 
 type Params = Record<string, string> | string[];
 
-export function restErrorBody(status: number, code: string, message: string, params?: Params) {
-  return { code, message, data: params ? { status, params } : { status } };
+/** Core's `data.details` of rest_invalid_param: per parameter, the `{code, message, data}` of its failure. */
+type Details = Record<string, { code: string; message: string; data: unknown }>;
+
+export function restErrorBody(
+  status: number,
+  code: string,
+  message: string,
+  params?: Params,
+  details?: Details,
+) {
+  if (!params) return { code, message, data: { status } };
+  return { code, message, data: details ? { status, params, details } : { status, params } };
 }
 
 /** A WordPress REST error: `{code, message, data: {status, params?}}`. */
@@ -15,7 +25,8 @@ export const restError = (
   message: string,
   params?: Params,
   headers?: Record<string, string>,
-) => new HttpError(status, restErrorBody(status, code, message, params), headers);
+  details?: Details,
+) => new HttpError(status, restErrorBody(status, code, message, params, details), headers);
 
 /** A WordPress.com error, the shape of `/me/settings/`: `{error, message}`. */
 export const settingsError = (
@@ -97,10 +108,15 @@ function validationBody(info: ErrorInfo) {
   else if (issue.keyword === 'maxLength') message = `${label} must be at most ${p.limit} character(s) long.`;
   else if (issue.keyword === 'pattern') message = `${label} does not match pattern ${p.pattern}.`;
   else message = `${label} ${issue.message ?? 'is invalid'}.`;
-  const body = restErrorBody(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { [name]: message });
   // Core's `details`: the inner error of each parameter, as rest_validate_value_from_schema words it.
-  const code = values ? 'rest_not_in_enum' : (detailCodes[issue.keyword] ?? 'rest_invalid_param');
-  return { ...body, data: { ...body.data, details: { [name]: { code, message, data: { param: label } } } } };
+  const detail = values ? 'rest_not_in_enum' : (detailCodes[issue.keyword] ?? 'rest_invalid_param');
+  return restErrorBody(
+    400,
+    'rest_invalid_param',
+    `Invalid parameter(s): ${name}`,
+    { [name]: message },
+    { [name]: { code: detail, message, data: { param: label } } },
+  );
 }
 
 const detailCodes: Record<string, string> = {

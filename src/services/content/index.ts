@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { LoginLimiter } from '../../platform/login-limit.js';
+import { LocalObjectStore, S3ObjectStore } from '../../platform/objects.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { contentManifest } from '../manifests.js';
@@ -56,7 +58,17 @@ export const content = defineService({
       }
     }
     const limiter = LoginLimiter.forService(ctx, 'content');
-    return { routes: contentRoutes(store, ctx.settings, limiter), banner, close: limiter.close };
+    // Media files go to the same object store as profiles' images: STORAGE_* S3, or <dataDir>/objects.
+    const { s3, publicUrlTemplate } = ctx.settings;
+    const objects = s3
+      ? new S3ObjectStore(s3)
+      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'));
+    const files = { objects, urlTemplate: publicUrlTemplate, maxBytes: ctx.settings.maxUploadBytes };
+    const close = async () => {
+      await limiter.close();
+      await objects.close();
+    };
+    return { routes: contentRoutes(store, ctx.settings, limiter, files), banner, close };
   },
   commands,
 });

@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { typeMigrations } from './migrations-types.js';
 import { seedSql } from './seed.js';
 
 export const migrations: Migration[] = [
@@ -84,6 +85,7 @@ export const migrations: Migration[] = [
     `,
   },
   loginFailuresMigration('004_login_failures'),
+  ...typeMigrations,
   {
     // Users created over HTTP have a login password (Argon2id); application passwords gain WordPress's uuid,
     // app_id and last IP; site options (`/wp/v2/settings`) are one JSON value per name.

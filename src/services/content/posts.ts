@@ -1,66 +1,75 @@
-import type { Static, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
+import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderPost, renderTerm, renderUser, stripTags } from './render.js';
+import { embedFor, type Embedded } from './post-embed.js';
+import { type MediaFiles, mediaRoutes } from './media.js';
+import { listFilter, splitListParams } from './post-list.js';
+import {
+  checkWrite,
+  coerceWriteBody,
+  fieldsOf,
+  type PostKind,
+  parseForm,
+  unlocked,
+  type WriteBody,
+} from './post-write.js';
+import { type Context, pickFields, renderPost } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
   IdParams,
-  ItemQuery,
   isTrue,
-  PostListQuery,
   PostSchema,
   PostWriteBody,
-  postStatuses,
   responses,
 } from './schemas.js';
-import type { ContentStore, PostFilter, PostRow, PostStatus, TermRow, UserRow } from './store.js';
+import {
+  DeletedPageSchema,
+  PageSchema,
+  PagesListQuery,
+  PageWriteBody,
+  PostItemQuery,
+  PostsListQuery,
+} from './schemas-posts.js';
+import type { ContentStore, PostRow, UserRow } from './store.js';
+import { RevisionStore } from './store-revisions.js';
+import { revisionRoutes } from './revisions.js';
 
-interface Embedded {
-  users: Map<number, UserRow>;
-  terms: Map<number, TermRow>;
-}
+export { slugify } from './post-write.js';
 
-const base = '/wp-json/wp/v2/posts';
-const item = `${base}/:id(^\\d+$)`;
-const tags = ['posts'];
+export const postKind: PostKind = { type: 'post', rest: 'posts', caps: 'posts' };
+export const pageKind: PostKind = { type: 'page', rest: 'pages', caps: 'pages' };
 
-const invalidId = () => restError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+const schemasOf = (kind: PostKind) =>
+  kind.type === 'page'
+    ? { item: PageSchema, deleted: DeletedPageSchema, list: PagesListQuery, write: PageWriteBody }
+    : { item: PostSchema, deleted: DeletedPostSchema, list: PostsListQuery, write: PostWriteBody };
 
-export const slugify = (text: string) =>
-  stripTags(
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase(),
-    '',
-  )
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 200);
-
-const text = (value: string | { raw: string } | undefined) => (typeof value === 'object' ? value.raw : value);
-
-type WriteBody = Static<typeof PostWriteBody>;
-
-/** Dates are given in the site's time zone (UTC) without an offset, as WordPress shows them. */
-function parseDate(value: string) {
-  const date = new Date(`${value.slice(0, 19)}Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== value.slice(0, 19))
-    throw restError(400, 'rest_invalid_param', 'Invalid parameter(s): date', { date: 'Invalid date.' });
-  return date;
-}
-
-export function postRoutes(store: ContentStore): FastifyPluginAsync {
+/** The routes of one post type (posts or pages): list, read, create, update, trash/delete. */
+export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const revisions = new RevisionStore(store.db);
+    const base = `/wp-json/wp/v2/${kind.rest}`;
+    const item = `${base}/:id(^\\d+$)`;
+    const tags = [kind.rest];
+    const schemas = schemasOf(kind);
+    app.removeContentTypeParser('application/x-www-form-urlencoded');
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
+      done(null, parseForm(body as string)),
+    );
+    app.addHook('preValidation', async (request) => {
+      splitListParams(request);
+      if (request.method !== 'GET') coerceWriteBody(request);
+    });
 
     const findPost = async (id: number) => {
       const post = validId(id) ? await store.findPost(id) : undefined;
-      if (!post) throw invalidId();
+      if (!post || post.type !== kind.type) throw restError(404, 'rest_post_invalid_id', 'Invalid post ID.');
       return post;
     };
 
@@ -70,106 +79,17 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
       context: Context,
       fields?: string[],
       embedded?: Embedded,
+      password?: string,
     ) => {
-      const site = siteOf(request);
-      const body: Record<string, unknown> = renderPost(post, site, context);
-      if (embedded) {
-        const author = embedded.users.get(post.author);
-        const terms = (ids: number[]) =>
-          ids.flatMap((id) => {
-            const term = embedded.terms.get(id);
-            return term ? [renderTerm(term, site)] : [];
-          });
-        body._embedded = {
-          author: author ? [renderUser(author, site, 'embed')] : [],
-          'wp:term': [terms(post.categories), terms(post.tags)],
-        };
-      }
+      const user = caller(request);
+      const body: Record<string, unknown> = renderPost(
+        post,
+        siteOf(request),
+        context,
+        unlocked(user, post, password),
+      );
+      if (embedded) body._embedded = embedded.of(post);
       return fields?.length ? pickFields(body, fields) : body;
-    };
-
-    /** `_embed`: the posts' authors and terms, loaded once for the whole page. */
-    const embeddedFor = async (
-      posts: PostRow[],
-      embed: string | undefined,
-    ): Promise<Embedded | undefined> => {
-      if (embed === undefined) return undefined;
-      const users = await store.findUsers([...new Set(posts.map((p) => p.author))]);
-      const termIds = [...new Set(posts.flatMap((p) => [...p.categories, ...p.tags]))];
-      const terms = new Map<number, TermRow>();
-      for (const taxonomy of ['category', 'post_tag'] as const) {
-        if (termIds.length === 0) break;
-        const { rows } = await store.listTerms({
-          taxonomy,
-          include: termIds,
-          hideEmpty: false,
-          orderby: 'id',
-          order: 'asc',
-          offset: 0,
-        });
-        for (const term of rows) terms.set(term.id, term);
-      }
-      return { users: new Map(users.map((u) => [u.id, u])), terms };
-    };
-
-    /** Permission checks shared by create and update, in WordPress's order. */
-    const checkWrite = async (user: UserRow, body: WriteBody) => {
-      if (body.author !== undefined && body.author !== user.id && !can(user, 'edit_others_posts'))
-        throw restError(
-          403,
-          'rest_cannot_edit_others',
-          'Sorry, you are not allowed to update posts as this user.',
-        );
-      if (
-        body.status !== undefined &&
-        ['publish', 'future', 'private'].includes(body.status) &&
-        !can(user, 'publish_posts')
-      )
-        throw restError(
-          403,
-          'rest_cannot_publish',
-          'Sorry, you are not allowed to publish posts in this post type.',
-        );
-      if (isTrue(body.sticky) && !can(user, 'publish_posts') && !can(user, 'edit_others_posts'))
-        throw restError(403, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
-      if (body.author !== undefined && !(validId(body.author) && (await store.findUser(body.author))))
-        throw restError(400, 'rest_invalid_author', 'Invalid author ID.');
-      const params: Record<string, string> = {};
-      if (body.categories && (await store.missingTerms(body.categories, 'category')).length)
-        params.categories = 'Invalid term ID.';
-      if (body.tags && (await store.missingTerms(body.tags, 'post_tag')).length)
-        params.tags = 'Invalid term ID.';
-      if (Object.keys(params).length)
-        throw restError(
-          400,
-          'rest_invalid_param',
-          `Invalid parameter(s): ${Object.keys(params).join(', ')}`,
-          params,
-        );
-    };
-
-    const fieldsOf = (body: WriteBody, post?: PostRow) => {
-      const title = text(body.title);
-      const status = body.status as PostStatus | undefined;
-      let slug = body.slug === undefined ? undefined : slugify(body.slug);
-      if (slug === undefined && !post?.slug && title) slug = slugify(title);
-      return {
-        title,
-        content: text(body.content),
-        excerpt: text(body.excerpt),
-        status,
-        // A trashed post that is given a status again leaves the trash.
-        trashed_from: status !== undefined && post?.status === 'trash' ? null : undefined,
-        author: body.author,
-        slug,
-        categories: body.categories,
-        tags: body.tags,
-        date: body.date === undefined ? undefined : parseDate(body.date),
-        sticky: body.sticky === undefined ? undefined : isTrue(body.sticky),
-        comment_status: body.comment_status,
-        ping_status: body.ping_status,
-        format: body.format,
-      };
     };
 
     app.get(
@@ -177,53 +97,31 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
       {
         schema: {
           tags,
-          summary: 'List posts (the full list unless per_page is given)',
-          querystring: PostListQuery,
-          response: responses(Type.Array(PostSchema)),
+          summary: `List ${kind.rest} (the full list unless per_page or page is given)`,
+          querystring: schemas.list as TSchema,
+          response: responses(Type.Array(schemas.item)),
         },
       },
       async (request, reply) => {
         const user = caller(request);
-        const q = request.query;
-        const context = q.context ?? 'view';
-        if (context === 'edit' && !can(user, 'edit_posts'))
+        const q = request.query as Record<string, never>;
+        const context = (q.context ?? 'view') as Context;
+        if (context === 'edit' && !can(user, `edit_${kind.caps}`))
           throw refused(
             !!user,
             'rest_forbidden_context',
-            'Sorry, you are not allowed to edit posts in this post type.',
+            `Sorry, you are not allowed to edit ${kind.rest} in this post type.`,
           );
-        let statuses = (q.status ?? ['publish']) as (PostStatus | 'any')[];
-        if (statuses.includes('any')) statuses = postStatuses.filter((s) => s !== 'trash');
-        if (statuses.some((s) => s !== 'publish') && !can(user, 'edit_posts'))
-          throw refused(!!user, 'rest_forbidden_status', 'Status is forbidden.');
-        const perPage = q.per_page;
-        const page = q.page ?? 1;
-        const orderby =
-          q.orderby === 'include' || q.orderby === 'relevance' || q.orderby === 'parent' ? 'date' : q.orderby;
-        const filter: PostFilter = {
-          statuses: statuses as PostStatus[],
-          search: q.search,
-          authors: q.author,
-          authorExclude: q.author_exclude,
-          categories: q.categories,
-          tags: q.tags,
-          include: q.include,
-          exclude: q.exclude,
-          slugs: q.slug,
-          sticky: q.sticky === undefined ? undefined : isTrue(q.sticky),
-          orderby: orderby ?? 'date',
-          order: q.order ?? 'desc',
-          limit: perPage,
-          offset: q.offset ?? (perPage ? (page - 1) * perPage : 0),
-          visibleTo: user && !can(user, 'edit_others_posts') ? user.id : undefined,
-        };
-        if (!perPage && q.offset === undefined && page > 1) filter.limit = 0;
+        const filter = listFilter(kind, q, user);
         const { rows, total } = await store.listPosts(filter);
+        const perPage = filter.limit;
+        const page = (q.page as number | undefined) ?? 1;
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
-        sendFields(reply, fields);
-        const embedded = await embeddedFor(rows, q._embed);
+        // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
+        sendFields(reply, context === 'embed' ? ['embed'] : fields);
+        const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
         return rows.map((post) => respond(request, post, context, fields, embedded));
       },
     );
@@ -233,10 +131,10 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
       {
         schema: {
           tags,
-          summary: 'Read a post',
+          summary: `Read one of the ${kind.rest}`,
           params: IdParams,
-          querystring: ItemQuery,
-          response: responses(PostSchema),
+          querystring: PostItemQuery,
+          response: responses(schemas.item),
         },
       },
       async (request, reply) => {
@@ -247,48 +145,59 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
         if (!canRead(user, post))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+        const password = request.query.password;
+        if (password && post.password && password !== post.password && !canOnPost(user, 'edit', post))
+          throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         const allow = ['GET'];
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
         reply.header('allow', allow.join(', '));
         const fields = fieldList(request.query._fields);
-        sendFields(reply, fields);
-        return respond(request, post, context, fields, await embeddedFor([post], request.query._embed));
+        sendFields(reply, context === 'embed' ? ['embed'] : fields);
+        const embedded =
+          request.query._embed === undefined ? undefined : await embedFor(store, [post], request);
+        return respond(request, post, context, fields, embedded, password);
       },
     );
+
+    const requireWriter = (user: UserRow | undefined): UserRow => {
+      if (!user || !can(user, `edit_${kind.caps}`))
+        throw refused(
+          !!user,
+          'rest_cannot_create',
+          `Sorry, you are not allowed to create ${kind.rest} as this user.`,
+        );
+      return user;
+    };
 
     app.post(
       base,
       {
         schema: {
           tags,
-          summary: 'Create a post (a draft unless status says otherwise)',
-          body: Type.Optional(PostWriteBody),
-          response: responses(PostSchema, 201),
+          summary: `Create one of the ${kind.rest} (a draft unless status says otherwise)`,
+          body: Type.Optional(schemas.write as TSchema),
+          response: responses(schemas.item, 201),
         },
       },
       async (request, reply) => {
-        const user = caller(request);
-        const body = request.body ?? {};
-        if (!can(user, 'edit_posts') || !user)
-          throw refused(
-            !!user,
-            'rest_cannot_create',
-            'Sorry, you are not allowed to create posts as this user.',
-          );
-        await checkWrite(user, body);
+        const user = requireWriter(caller(request));
+        const body = (request.body ?? {}) as WriteBody;
+        await checkWrite(store, kind, user, body);
         const fields = fieldsOf(body);
         if (!fields.title && !fields.content && !fields.excerpt)
           throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
           ...fields,
+          type: kind.type,
           author: fields.author ?? user.id,
           status: fields.status ?? 'draft',
           title: fields.title ?? '',
           slug: fields.slug ?? '',
-          categories: fields.categories?.length ? fields.categories : [1],
+          categories:
+            kind.type === 'post' ? (fields.categories?.length ? fields.categories : [1]) : undefined,
         });
-        reply.status(201).header('location', `${siteOf(request).api}/wp/v2/posts/${post.id}`);
+        reply.status(201).header('location', `${siteOf(request).api}/wp/v2/${kind.rest}/${post.id}`);
         return respond(request, post, 'edit');
       },
     );
@@ -299,20 +208,23 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         url: item,
         schema: {
           tags,
-          summary: 'Update a post: only the fields sent change',
+          summary: `Update one of the ${kind.rest}: only the fields sent change`,
           params: IdParams,
-          body: Type.Optional(PostWriteBody),
-          response: responses(PostSchema),
+          body: Type.Optional(schemas.write as TSchema),
+          response: responses(schemas.item),
         },
         handler: async (request) => {
           const user = caller(request);
-          const post = await findPost(request.params.id);
+          const post = await findPost((request.params as { id: number }).id);
           if (!user || !canOnPost(user, 'edit', post))
             throw refused(!!user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
-          const body = request.body ?? {};
-          await checkWrite(user, body);
-          const updated = await store.savePost(fieldsOf(body, post), post.id);
-          return respond(request, updated, 'edit');
+          const body = (request.body ?? {}) as WriteBody;
+          await checkWrite(store, kind, user, body);
+          if (body.parent !== undefined && body.parent === post.id)
+            throw restError(400, 'rest_post_invalid_id', 'Invalid post parent ID.');
+          await store.savePost(fieldsOf(body, post), post.id);
+          await revisions.saveAfterUpdate((await store.findPost(post.id)) as PostRow, user.id);
+          return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
         },
       });
     }
@@ -322,11 +234,11 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
       {
         schema: {
           tags,
-          summary: 'Move a post to the trash, or delete it for good with force=true',
+          summary: `Move one of the ${kind.rest} to the trash, or delete it for good with force=true`,
           params: IdParams,
           querystring: ForceQuery,
           body: Type.Optional(ForceQuery),
-          response: responses(Type.Union([PostSchema, DeletedPostSchema])),
+          response: responses(Type.Union([schemas.item, schemas.deleted])),
         },
       },
       async (request) => {
@@ -346,5 +258,17 @@ export function postRoutes(store: ContentStore): FastifyPluginAsync {
         return respond(request, trashed, 'edit');
       },
     );
+  };
+}
+
+/** Posts, pages, their revisions, media and comments (routes.ts registers this one plugin). */
+export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(postTypeRoutes(store, postKind));
+    await app.register(postTypeRoutes(store, pageKind));
+    await app.register(revisionRoutes(store, 'post'));
+    await app.register(revisionRoutes(store, 'page'));
+    await app.register(mediaRoutes(store, files));
+    await app.register(commentRoutes(store));
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { roleCapabilities } from './capabilities.js';
 import { languages } from './languages.js';
+import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import type { PostRow, TermRow, UserRow } from './store.js';
 
 export type Context = 'view' | 'edit' | 'embed';
@@ -47,56 +48,113 @@ export function stripTags(text: string, replacement: string): string {
   return out + text.slice(from);
 }
 
+/** The_content's filters: block delimiters out (no wpautop for block content, as do_blocks), then texturize. */
+const renderContent = (raw: string) => texturize(hasBlocks(raw) ? stripBlockComments(raw) : renderHtml(raw));
+
 function renderExcerpt(post: PostRow): string {
-  if (post.excerpt.trim()) return renderHtml(post.excerpt);
-  const words = stripTags(post.content, ' ').split(/\s+/).filter(Boolean);
+  if (post.excerpt.trim()) return texturize(renderHtml(post.excerpt));
+  const words = stripTags(stripBlockComments(post.content), ' ').split(/\s+/).filter(Boolean);
   if (words.length === 0) return '';
   const text = words.slice(0, 55).join(' ') + (words.length > 55 ? ' [&hellip;]' : '');
-  return `<p>${text}</p>\n`;
+  return `<p>${texturize(text)}</p>\n`;
 }
 
-const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+export const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 
-export function renderPost(post: PostRow, site: Site, context: Context) {
-  const self = `${site.api}/wp/v2/posts/${post.id}`;
-  const guid = `${site.url}/?p=${post.id}`;
+/** The REST base of a post type's routes. */
+export const restBase = (type: string) =>
+  type === 'page' ? 'pages' : type === 'attachment' ? 'media' : 'posts';
+
+/**
+ * A post or a page. `unlocked` says whether a password-protected one shows its content (the caller may edit
+ * it or sent its password); otherwise content and excerpt render empty, as core does.
+ */
+export function renderPost(post: PostRow, site: Site, context: Context, unlocked = true) {
+  const base = restBase(post.type);
+  const self = `${site.api}/wp/v2/${base}/${post.id}`;
+  const guid = `${site.url}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
-  return {
+  const locked = post.password !== '' && !unlocked;
+  const links: Record<string, object[]> = {
+    self: [{ href: self }],
+    collection: [{ href: `${site.api}/wp/v2/${base}` }],
+    about: [{ href: `${site.api}/wp/v2/types/${post.type}` }],
+    author: [{ embeddable: true, href: `${site.api}/wp/v2/users/${post.author}` }],
+    replies: [{ embeddable: true, href: `${site.api}/wp/v2/comments?post=${post.id}` }],
+    'version-history': [{ count: post.revision_count ?? 0, href: `${self}/revisions` }],
+  };
+  if (post.last_revision)
+    links['predecessor-version'] = [
+      { id: post.last_revision, href: `${self}/revisions/${post.last_revision}` },
+    ];
+  if (post.type === 'page' && post.parent)
+    links.up = [{ embeddable: true, href: `${site.api}/wp/v2/pages/${post.parent}` }];
+  if (post.featured_media)
+    links['wp:featuredmedia'] = [
+      { embeddable: true, href: `${site.api}/wp/v2/media/${post.featured_media}` },
+    ];
+  links['wp:attachment'] = [{ href: `${site.api}/wp/v2/media?parent=${post.id}` }];
+  if (post.type === 'post')
+    links['wp:term'] = [
+      { taxonomy: 'category', embeddable: true, href: `${site.api}/wp/v2/categories?post=${post.id}` },
+      { taxonomy: 'post_tag', embeddable: true, href: `${site.api}/wp/v2/tags?post=${post.id}` },
+    ];
+  links.curies = curies;
+  const common = {
     id: post.id,
     date: wpDate(post.date),
     date_gmt: wpDate(post.date),
     guid: raw({ rendered: guid }, guid),
     modified: wpDate(post.modified),
     modified_gmt: wpDate(post.modified),
+    ...(edit ? { password: post.password } : {}),
     slug: post.slug,
     status: post.status,
-    type: 'post',
+    type: post.type,
     link: post.status === 'publish' && post.slug ? `${site.url}/${post.slug}/` : guid,
-    title: raw({ rendered: post.title }, post.title),
-    content: raw({ rendered: renderHtml(post.content), protected: false }, post.content),
-    excerpt: raw({ rendered: renderExcerpt(post), protected: false }, post.excerpt),
+    title: raw({ rendered: texturize(post.title) }, post.title),
+    content: raw(
+      { rendered: locked ? '' : renderContent(post.content), protected: post.password !== '' },
+      post.content,
+    ),
+    excerpt: raw(
+      { rendered: locked ? '' : renderExcerpt(post), protected: post.password !== '' },
+      post.excerpt,
+    ),
     author: post.author,
-    featured_media: 0,
+    featured_media: post.featured_media,
     comment_status: post.comment_status,
     ping_status: post.ping_status,
+  };
+  if (context === 'embed') {
+    // Core's embed context: the fields a list of links needs.
+    const { id, date, slug, type, link, title, author, featured_media } = common;
+    const embed = { id, date, slug, type, link, title, author, featured_media, _links: links };
+    return post.type === 'page' ? embed : { ...embed, excerpt: common.excerpt };
+  }
+  if (post.type === 'page') {
+    // Pages do not support excerpts in core, so they have no `excerpt` field.
+    const { excerpt: _excerpt, ...page } = common;
+    return {
+      ...page,
+      parent: post.parent,
+      menu_order: post.menu_order,
+      template: post.template,
+      meta: {},
+      _links: links,
+    };
+  }
+  return {
+    ...common,
     sticky: post.sticky,
-    template: '',
+    template: post.template,
     format: post.format,
     meta: {},
     categories: post.categories,
     tags: post.tags,
-    _links: {
-      self: [{ href: self }],
-      collection: [{ href: `${site.api}/wp/v2/posts` }],
-      author: [{ embeddable: true, href: `${site.api}/wp/v2/users/${post.author}` }],
-      'wp:term': [
-        { taxonomy: 'category', embeddable: true, href: `${site.api}/wp/v2/categories?post=${post.id}` },
-        { taxonomy: 'post_tag', embeddable: true, href: `${site.api}/wp/v2/tags?post=${post.id}` },
-      ],
-      curies,
-    },
+    _links: links,
   };
 }
 

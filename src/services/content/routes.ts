@@ -6,6 +6,7 @@ import { discoveryRoutes } from './discovery.js';
 import { errorFor } from './errors.js';
 import { setCaller, siteOf } from './http.js';
 import { optionRoutes, siteOptions } from './options.js';
+import type { MediaFiles } from './media.js';
 import { postRoutes } from './posts.js';
 import { installRestHttp, replay, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
@@ -61,7 +62,7 @@ function findNul(value: unknown, name = ''): string | undefined {
   return undefined;
 }
 
-function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAsync {
+function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFiles): FastifyPluginAsync {
   return async (app) => {
     app.addHook('preValidation', async (request, reply) => {
       const override = request.headers['x-http-method-override'];
@@ -90,7 +91,7 @@ function wpJson(store: ContentStore, settings: ContentSettings): FastifyPluginAs
     installRestHttp(app, store);
 
     await app.register(discoveryRoutes(settings, store.db));
-    await app.register(postRoutes(store));
+    await app.register(postRoutes(store, files));
     await app.register(userRoutes(store));
     await app.register(userWriteRoutes(store));
     await app.register(appPasswordRoutes(store));
@@ -106,6 +107,7 @@ export function contentRoutes(
   store: ContentStore,
   settings: ContentSettings,
   limiter: LoginLimiter,
+  files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
     // WordPress also takes classic form posts.
@@ -129,7 +131,7 @@ export function contentRoutes(
       const user = jsonp ? undefined : await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
-    await app.register(wpJson(store, settings));
+    await app.register(wpJson(store, settings, files));
     await app.register(settingsRoutes(store));
     await app.register(siteRootRoutes(async () => String((await siteOptions(store.db, settings, '')).title)));
   };

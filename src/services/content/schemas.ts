@@ -21,6 +21,7 @@ const Offset = Type.Integer({ minimum: 0, maximum: INT_MAX });
 
 export const ContextEnum = StringEnum(['view', 'embed', 'edit'] as const, { default: 'view' });
 export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export const allPostStatuses = [...postStatuses, 'inherit'] as const;
 export const writableStatuses = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 export const IdParams = Type.Object({ id: Type.Integer() });
@@ -41,6 +42,8 @@ const Link = Type.Object({
   taxonomy: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
   templated: Type.Optional(Type.Boolean()),
+  count: Type.Optional(Type.Integer()),
+  id: Type.Optional(Type.Integer()),
 });
 const Links = Type.Record(Type.String(), Type.Array(Link));
 const Rendered = Type.Object({ raw: Type.Optional(Type.String()), rendered: Type.String() });
@@ -59,8 +62,9 @@ export const PostSchema = Type.Object({
   modified: Type.String(),
   modified_gmt: Type.String(),
   slug: Type.String(),
-  status: StringEnum(postStatuses),
+  status: StringEnum(allPostStatuses),
   type: Type.String(),
+  password: Type.Optional(Type.String()),
   link: Type.String(),
   title: Rendered,
   content: RenderedProtected,
@@ -83,7 +87,8 @@ export const DeletedPostSchema = Type.Object({ deleted: Type.Boolean(), previous
 
 export const PostListQuery = Type.Object({
   context: Type.Optional(ContextEnum),
-  page: Type.Optional(Page),
+  // No default: `page` without `per_page` means pages of 10, no `page` and no `per_page` the full list.
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Absent: the full list.' })),
   offset: Type.Optional(Offset),
   search: Type.Optional(Type.String()),
@@ -131,7 +136,11 @@ export const PostWriteBody = Type.Object({
   tags: Type.Optional(IdList),
   slug: Type.Optional(Type.String({ maxLength: 200 })),
   author: Type.Optional(Id),
-  date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}' })),
+  date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  date_gmt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  password: Type.Optional(Type.String()),
+  featured_media: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
+  template: Type.Optional(Type.String()),
   sticky: Type.Optional(WpBoolean),
   comment_status: Type.Optional(StringEnum(['open', 'closed'] as const)),
   ping_status: Type.Optional(StringEnum(['open', 'closed'] as const)),

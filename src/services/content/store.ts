@@ -1,7 +1,18 @@
 import type { Database, Queryable } from '../../platform/database.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
-export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'inherit';
+export type PostType = 'post' | 'page' | 'attachment' | 'revision';
+
+/** An attachment's file: where it is stored and what was read from it. */
+export interface MediaInfo {
+  key: string;
+  file: string;
+  filesize: number;
+  width?: number;
+  height?: number;
+  alt_text: string;
+}
 
 export interface UserRow {
   id: number;
@@ -37,6 +48,17 @@ export interface PostRow {
   modified: Date;
   categories: number[];
   tags: number[];
+  type: PostType;
+  parent: number;
+  menu_order: number;
+  template: string;
+  password: string;
+  featured_media: number;
+  mime_type: string;
+  media: MediaInfo | null;
+  /** Kept by RevisionStore: how many revisions the post has, and the newest one's id (lists read them free). */
+  revision_count?: number;
+  last_revision?: number | null;
 }
 
 export interface TermRow {
@@ -50,7 +72,9 @@ export interface TermRow {
 }
 
 const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status, p.trashed_from, p.comment_status,
-  p.ping_status, p.sticky, p.format, p.date, p.modified,
+  p.ping_status, p.sticky, p.format, p.date, p.modified, p.type, p.parent, p.menu_order, p.template, p.password,
+  p.featured_media, p.mime_type, p.media,
+  p.revision_count, p.last_revision,
   COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
             WHERE pt.post_id = p.id AND t.taxonomy = 'category'), '{}') AS categories,
   COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
@@ -60,19 +84,36 @@ const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.st
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface PostFilter {
+  type?: PostType;
   statuses: PostStatus[];
   search?: string;
   authors?: number[];
   authorExclude?: number[];
   categories?: number[];
   tags?: number[];
+  categoriesExclude?: number[];
+  tagsExclude?: number[];
+  /** How `categories` and `tags` combine (WordPress's `tax_relation`, AND by default). */
+  taxRelation?: 'AND' | 'OR';
   include?: number[];
   exclude?: number[];
   slugs?: string[];
   sticky?: boolean;
+  parents?: number[];
+  parentExclude?: number[];
+  menuOrder?: number;
+  /** Attachments of posts the public cannot read stay hidden (core checks each item's parent). */
+  publicParentsOnly?: boolean;
+  /** Attachments whose MIME type starts with this (`image/`) or equals it. */
+  mimePrefix?: string;
+  /** Strict bounds, as WordPress's date_query without `inclusive`. */
+  before?: Date;
+  after?: Date;
+  modifiedBefore?: Date;
+  modifiedAfter?: Date;
   /** Callers who may not see others' unpublished posts: only published ones and their own. */
   visibleTo?: number;
-  orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title';
+  orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title' | 'menu_order' | 'parent';
   order: 'asc' | 'desc';
   /** Undefined means every matching post. */
   limit?: number;
@@ -86,6 +127,8 @@ const postOrder: Record<PostFilter['orderby'], string> = {
   modified: 'p.modified',
   slug: 'p.slug',
   title: 'p.title',
+  menu_order: 'p.menu_order',
+  parent: 'p.parent',
 };
 
 export class ContentStore {
@@ -221,8 +264,8 @@ export class ContentStore {
   async listPosts(filter: PostFilter) {
     // One status (the public's case) is an equality, so the (status, date, id) index also gives the order.
     const single = filter.statuses.length === 1;
-    const where = [single ? 'p.status = $1' : 'p.status = ANY($1::text[])'];
-    const params: unknown[] = [single ? filter.statuses[0] : filter.statuses];
+    const where = [single ? 'p.status = $1' : 'p.status = ANY($1::text[])', 'p.type = $2'];
+    const params: unknown[] = [single ? filter.statuses[0] : filter.statuses, filter.type ?? 'post'];
     const add = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
@@ -239,12 +282,28 @@ export class ContentStore {
     if (filter.sticky !== undefined) where.push(`p.sticky = ${add(filter.sticky)}`);
     if (filter.visibleTo !== undefined)
       where.push(`(p.status = 'publish' OR p.author = ${add(filter.visibleTo)})`);
-    for (const ids of [filter.categories, filter.tags]) {
-      if (ids?.length)
-        where.push(
-          `EXISTS (SELECT 1 FROM content.post_terms pt WHERE pt.post_id = p.id AND pt.term_id = ANY(${add(ids)}::int[]))`,
-        );
-    }
+    if (filter.parents?.length) where.push(`p.parent = ANY(${add(filter.parents)}::int[])`);
+    if (filter.parentExclude?.length) where.push(`NOT (p.parent = ANY(${add(filter.parentExclude)}::int[]))`);
+    if (filter.publicParentsOnly)
+      where.push(
+        `(p.parent = 0 OR EXISTS (SELECT 1 FROM content.posts pp WHERE pp.id = p.parent AND pp.status = 'publish'))`,
+      );
+    if (filter.mimePrefix)
+      where.push(
+        `(p.mime_type = ${add(filter.mimePrefix)} OR p.mime_type LIKE ${add(`${filter.mimePrefix.replace(/[\\%_]/g, '')}%`)})`,
+      );
+    if (filter.menuOrder !== undefined) where.push(`p.menu_order = ${add(filter.menuOrder)}`);
+    if (filter.before) where.push(`p.date < ${add(filter.before)}`);
+    if (filter.after) where.push(`p.date > ${add(filter.after)}`);
+    if (filter.modifiedBefore) where.push(`p.modified < ${add(filter.modifiedBefore)}`);
+    if (filter.modifiedAfter) where.push(`p.modified > ${add(filter.modifiedAfter)}`);
+    const hasTerm = (ids: number[]) =>
+      `EXISTS (SELECT 1 FROM content.post_terms pt WHERE pt.post_id = p.id AND pt.term_id = ANY(${add(ids)}::int[]))`;
+    const included = [filter.categories, filter.tags].filter((ids) => ids?.length) as number[][];
+    if (included.length)
+      where.push(`(${included.map(hasTerm).join(filter.taxRelation === 'OR' ? ' OR ' : ' AND ')})`);
+    for (const ids of [filter.categoriesExclude, filter.tagsExclude])
+      if (ids?.length) where.push(`NOT ${hasTerm(ids)}`);
     const whereSql = where.join(' AND ');
     const total = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
@@ -279,8 +338,12 @@ export class ContentStore {
 
   /** WordPress-style unique slug: `hello`, then `hello-2`, `hello-3`… */
   async uniqueSlug(tx: Queryable, base: string, exceptId: number) {
+    // As wp_unique_post_slug: posts and pages clash only within their own type, attachments with every type;
+    // revisions' slugs (`5-revision-v1`) never take a name away.
     const { rows } = await tx.query<{ slug: string }>(
-      `SELECT slug FROM content.posts WHERE (slug = $1 OR slug LIKE $2) AND id <> $3`,
+      `WITH me AS (SELECT type FROM content.posts WHERE id = $3)
+       SELECT slug FROM content.posts, me WHERE (slug = $1 OR slug LIKE $2) AND id <> $3 AND posts.type <> 'revision'
+         AND (posts.type = me.type OR me.type = 'attachment' OR posts.type = 'attachment')`,
       [base, `${base}-%`, exceptId],
     );
     const taken = new Set(rows.map((r) => r.slug));
@@ -305,11 +368,24 @@ export class ContentStore {
         'date',
         'sticky',
       ] as const;
-      for (const key of [...keys, 'comment_status', 'ping_status', 'format'] as const) {
+      const more = [
+        'type',
+        'parent',
+        'menu_order',
+        'template',
+        'password',
+        'featured_media',
+        'mime_type',
+      ] as const;
+      for (const key of [...keys, 'comment_status', 'ping_status', 'format', ...more, 'modified'] as const) {
         if (fields[key] !== undefined) {
           columns.push(key);
           values.push(fields[key]);
         }
+      }
+      if (fields.media !== undefined) {
+        columns.push('media');
+        values.push(fields.media === null ? null : JSON.stringify(fields.media));
       }
       let postId = id;
       if (postId === undefined) {
@@ -321,7 +397,8 @@ export class ContentStore {
         postId = rows[0]?.id as number;
       } else if (columns.length) {
         const sets = columns.map((c, i) => `${c} = $${i + 2}`);
-        await tx.query(`UPDATE content.posts SET ${sets.join(', ')}, modified = now() WHERE id = $1`, [
+        const touch = fields.modified === undefined ? ', modified = now()' : '';
+        await tx.query(`UPDATE content.posts SET ${sets.join(', ')}${touch} WHERE id = $1`, [
           postId,
           ...values,
         ]);
@@ -350,8 +427,11 @@ export class ContentStore {
     });
   }
 
+  /** Deleting a post deletes its revisions too (its comments go by the foreign key), as in WordPress. */
   async deletePost(id: number) {
-    await this.db.query('DELETE FROM content.posts WHERE id = $1', [id]);
+    await this.db.query(`DELETE FROM content.posts WHERE id = $1 OR (type = 'revision' AND parent = $1)`, [
+      id,
+    ]);
   }
 
   /** Moves the user's posts to `reassign` (when given), then trashes or deletes the user (and, without reassign, their posts). */

@@ -31,7 +31,7 @@ function absoluteUrl(name: string, value: string) {
   throw new ConfigError(`${name}: must be an http(s) URL, got "${value}"`);
 }
 
-function s3Settings(env: Env): S3Settings | undefined {
+export function s3Settings(env: Env): S3Settings | undefined {
   const values = Object.fromEntries(
     Object.entries(storageVariables).map(([field, name]) => [field, envString(env, name)]),
   ) as Record<keyof typeof storageVariables, string | undefined>;

@@ -1,0 +1,359 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { can, canOnPost, canRead } from './capabilities.js';
+import { refused, restError } from './errors.js';
+import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { dateParam, invalidParam } from './post-dates.js';
+import { renderComment } from './comment-render.js';
+import { type Context, pickFields } from './render.js';
+import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
+import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
+import { coerceIntegers } from './post-write.js';
+import { splitListParams } from './post-list.js';
+import type { ContentStore, PostRow, UserRow } from './store.js';
+import { type CommentRow, type CommentStatus, CommentStore } from './store-comments.js';
+
+const base = '/wp-json/wp/v2/comments';
+const item = `${base}/:id(^\\d+$)`;
+const tags = ['comments'];
+
+/** `/wp/v2/comments`: nested comments with core's moderation statuses; anonymous comments are off, as in core. */
+export function commentRoutes(store: ContentStore): FastifyPluginAsync {
+  const comments = new CommentStore(store.db);
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('preValidation', async (request) => {
+      splitListParams(request);
+      coerceIntegers(request.body, ['post', 'parent', 'author']);
+    });
+
+    const findComment = async (id: number) => {
+      const comment = validId(id) ? await comments.find(id) : undefined;
+      if (!comment) throw restError(404, 'rest_comment_invalid_id', 'Invalid comment ID.');
+      return comment;
+    };
+    const postOf = (comment: CommentRow) => store.findPost(comment.post);
+    /** check_edit_permission: moderators, and whoever may edit the comment's post. */
+    const canEdit = (user: UserRow | undefined, post: PostRow | undefined) =>
+      !!user && (can(user, 'moderate_comments') || (post !== undefined && canOnPost(user, 'edit', post)));
+    const canReadComment = (user: UserRow | undefined, comment: CommentRow, post: PostRow | undefined) => {
+      if (post && canRead(user, post) && comment.status === 'approved') return true;
+      if (!user) return false;
+      if (comment.author === user.id) return true;
+      return canEdit(user, post);
+    };
+    const respond = (request: FastifyRequest, comment: CommentRow, context: Context, fields?: string[]) => {
+      const body = renderComment(comment, siteOf(request), context) as Record<string, unknown>;
+      return fields?.length ? pickFields(body, fields) : body;
+    };
+
+    app.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'List comments (10 a page, as core)',
+          querystring: CommentListQuery,
+          response: responses(Type.Array(CommentSchema)),
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const user = caller(request);
+        const context = q.context ?? 'view';
+        const moderator = can(user, 'moderate_comments');
+        if (context === 'edit' && !moderator)
+          throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+        if (!can(user, 'edit_posts')) {
+          const forbidden = ['author', 'author_exclude', 'author_email'].filter(
+            (p) => q[p as 'author'] !== undefined,
+          );
+          if (q.status !== undefined && q.status !== 'approve') forbidden.push('status');
+          if (q.type !== undefined && q.type !== 'comment') forbidden.push('type');
+          if (forbidden.length)
+            throw refused(
+              !!user,
+              'rest_forbidden_param',
+              `Query parameter not permitted: ${forbidden.join(', ')}`,
+            );
+        }
+        for (const id of q.post ?? []) {
+          const post = id ? await store.findPost(id) : undefined;
+          if (post && !canRead(user, post))
+            throw refused(
+              !!user,
+              'rest_cannot_read_post',
+              'Sorry, you are not allowed to read the post for this comment.',
+            );
+          if (id === 0 && !moderator)
+            throw refused(
+              !!user,
+              'rest_cannot_read',
+              'Sorry, you are not allowed to read comments without a post.',
+            );
+        }
+        const statusName = q.status ?? 'approve';
+        const status = statusName === 'all' ? undefined : statusNames[statusName];
+        const statuses: CommentStatus[] = status
+          ? [status]
+          : statusName === 'all'
+            ? ['approved', 'hold']
+            : [];
+        const perPage = q.per_page ?? 10;
+        const page = q.page ?? 1;
+        const { rows, total } = await comments.list({
+          statuses,
+          posts: q.post,
+          parents: q.parent,
+          parentExclude: q.parent_exclude,
+          authors: q.author,
+          authorExclude: q.author_exclude,
+          authorEmail: q.author_email,
+          include: q.include,
+          exclude: q.exclude,
+          search: q.search,
+          before: dateParam('before', q.before),
+          after: dateParam('after', q.after),
+          visibleTo: moderator ? undefined : (user?.id ?? 'anonymous'),
+          orderby: q.orderby === 'id' || q.orderby === 'post' || q.orderby === 'parent' ? q.orderby : 'date',
+          order: q.order ?? 'desc',
+          limit: perPage,
+          offset: q.offset ?? (page - 1) * perPage,
+        });
+        paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
+        const fields = fieldList(q._fields);
+        sendFields(reply, fields);
+        return rows.map((c) => respond(request, c, context, fields));
+      },
+    );
+
+    app.get(
+      item,
+      {
+        schema: {
+          tags,
+          summary: 'Read a comment',
+          params: IdParams,
+          querystring: Type.Object({
+            context: Type.Optional(ContextEnum),
+            _fields: Type.Optional(Type.String()),
+          }),
+          response: responses(CommentSchema),
+        },
+      },
+      async (request, reply) => {
+        const user = caller(request);
+        const comment = await findComment(request.params.id);
+        const post = await postOf(comment);
+        const context = request.query.context ?? 'view';
+        if (context === 'edit' && !canEdit(user, post))
+          throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+        if (!canReadComment(user, comment, post))
+          throw refused(!!user, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
+        const fields = fieldList(request.query._fields);
+        sendFields(reply, fields);
+        return respond(request, comment, context, fields);
+      },
+    );
+
+    app.post(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'Post a comment (logged-in users; moderators’ comments are approved)',
+          body: Type.Optional(CommentWriteBody),
+          response: responses(CommentSchema, 201),
+        },
+      },
+      async (request, reply) => {
+        const user = caller(request);
+        const body = request.body ?? {};
+        if (!user)
+          throw restError(401, 'rest_comment_login_required', 'Sorry, you must be logged in to comment.');
+        const moderator = can(user, 'moderate_comments');
+        if (body.author !== undefined && body.author !== user.id && !moderator)
+          throw restError(
+            403,
+            'rest_comment_invalid_author',
+            "Sorry, you are not allowed to edit 'author' for comments.",
+          );
+        if (body.author_ip !== undefined && !moderator)
+          throw restError(
+            403,
+            'rest_comment_invalid_author_ip',
+            'Sorry, you are not allowed to set author_ip for comments.',
+          );
+        if (body.status !== undefined && !moderator)
+          throw restError(
+            403,
+            'rest_comment_invalid_status',
+            'Sorry, you are not allowed to set status for comments.',
+          );
+        const post = body.post ? await store.findPost(body.post) : undefined;
+        if (!post || post.type === 'revision') {
+          if (!body.post && moderator)
+            throw restError(
+              403,
+              'rest_comment_invalid_post_id',
+              'Sorry, you are not allowed to create this comment without a post.',
+            );
+          throw restError(
+            403,
+            'rest_comment_invalid_post_id',
+            'Sorry, you are not allowed to create this comment without a post.',
+          );
+        }
+        if (post.status === 'draft')
+          throw restError(
+            403,
+            'rest_comment_draft_post',
+            'Sorry, you are not allowed to create a comment on this post.',
+          );
+        if (post.status === 'trash')
+          throw restError(
+            403,
+            'rest_comment_trash_post',
+            'Sorry, you are not allowed to create a comment on this post.',
+          );
+        if (!canRead(user, post))
+          throw restError(
+            403,
+            'rest_cannot_read_post',
+            'Sorry, you are not allowed to read the post for this comment.',
+          );
+        if (post.comment_status !== 'open')
+          throw restError(403, 'rest_comment_closed', 'Sorry, comments are closed for this item.');
+        if (body.type !== undefined && body.type !== 'comment')
+          throw restError(400, 'rest_invalid_comment_type', 'Cannot create a comment with that type.');
+        const content = text(body.content) ?? '';
+        if (content.trim() === '')
+          throw restError(400, 'rest_comment_content_invalid', 'Invalid comment content.');
+        const parent = body.parent ?? 0;
+        if (parent) {
+          const parentComment = await comments.find(parent);
+          if (!parentComment || parentComment.post !== post.id)
+            throw restError(400, 'rest_comment_invalid_parent', 'Invalid comment parent ID.');
+        }
+        const author = body.author !== undefined ? await store.findUser(body.author) : user;
+        if (!author) throw restError(400, 'rest_comment_author_invalid', 'Invalid comment author ID.');
+        const email = body.author_email ?? author.email;
+        if (await comments.duplicate(post.id, parent, email, content))
+          throw restError(
+            409,
+            'comment_duplicate',
+            'Duplicate comment detected; it looks as though you’ve already said that!',
+          );
+        const status: CommentStatus =
+          body.status !== undefined
+            ? (statusNames[body.status] ?? 'hold')
+            : moderator || (await comments.previouslyApproved(email))
+              ? 'approved'
+              : 'hold';
+        const comment = await comments.save({
+          post: post.id,
+          parent,
+          author: author.id,
+          author_name: body.author_name ?? author.display_name,
+          author_email: email,
+          author_url: body.author_url ?? author.url,
+          author_ip: body.author_ip ?? request.ip,
+          author_user_agent: body.author_user_agent ?? String(request.headers['user-agent'] ?? ''),
+          content,
+          status,
+          date: dateParam('date', body.date),
+        });
+        reply.status(201).header('location', `${siteOf(request).api}/wp/v2/comments/${comment.id}`);
+        return respond(request, comment, 'edit');
+      },
+    );
+
+    for (const method of ['POST', 'PUT', 'PATCH'] as const)
+      app.route({
+        method,
+        url: item,
+        schema: {
+          tags,
+          summary: 'Edit or moderate a comment',
+          params: IdParams,
+          body: Type.Optional(CommentWriteBody),
+          response: responses(CommentSchema),
+        },
+        handler: async (request) => {
+          const user = caller(request);
+          const comment = await findComment((request.params as { id: number }).id);
+          if (!canEdit(user, await postOf(comment)))
+            throw refused(!!user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
+          const body = (request.body ?? {}) as typeof CommentWriteBody.static;
+          if (body.type !== undefined && body.type !== comment.type)
+            throw restError(
+              404,
+              'rest_comment_invalid_type',
+              'Sorry, you are not allowed to change the comment type.',
+            );
+          const status = body.status === undefined ? undefined : statusNames[body.status];
+          if (body.status !== undefined && !status)
+            throw invalidParam('status', 'Invalid comment status.', 'rest_comment_failed_edit');
+          if (body.post !== undefined && body.post !== comment.post) {
+            const target = await store.findPost(body.post);
+            if (!target)
+              throw restError(
+                403,
+                'rest_comment_invalid_post_id',
+                'Sorry, you are not allowed to update the comment with this post.',
+              );
+          }
+          const content = text(body.content);
+          if (content !== undefined && content.trim() === '')
+            throw restError(400, 'rest_comment_content_invalid', 'Invalid comment content.');
+          const updated = await comments.save(
+            {
+              post: body.post,
+              parent: body.parent,
+              content,
+              author: body.author,
+              author_name: body.author_name,
+              author_email: body.author_email,
+              author_url: body.author_url,
+              author_ip: body.author_ip,
+              author_user_agent: body.author_user_agent,
+              date: dateParam('date', body.date),
+              status,
+              trashed_from: status && comment.status === 'trash' ? null : undefined,
+            },
+            comment.id,
+          );
+          return respond(request, updated, 'edit');
+        },
+      });
+
+    app.delete(
+      item,
+      {
+        schema: {
+          tags,
+          summary: 'Trash a comment, or delete it with force=true',
+          params: IdParams,
+          querystring: ForceQuery,
+          body: Type.Optional(ForceQuery),
+        },
+      },
+      async (request) => {
+        const user = caller(request);
+        const comment = await findComment(request.params.id);
+        if (!canEdit(user, await postOf(comment)))
+          throw refused(!!user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.');
+        if (isTrue(request.body?.force ?? request.query.force)) {
+          const previous = respond(request, comment, 'edit');
+          await comments.delete(comment);
+          return { deleted: true, previous };
+        }
+        if (comment.status === 'trash')
+          throw restError(410, 'rest_already_trashed', 'The comment has already been trashed.');
+        const trashed = await comments.save({ status: 'trash', trashed_from: comment.status }, comment.id);
+        return respond(request, trashed, 'edit');
+      },
+    );
+  };
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+
+let t: ContentTest;
+before(async () => {
+  t = await startContent();
+});
+after(() => t.close());
+
+const get = (url: string, authorization?: string) =>
+  t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+const update = (url: string, authorization: string, payload: object) =>
+  t.app.inject({ method: 'POST', url, payload, headers: { authorization } });
+
+describe('revisions', () => {
+  test('each update that changes title, content or excerpt saves one; others do not', async () => {
+    assert.deepEqual(json(await get(`${api}/posts/2/revisions`, t.auth.editor)), []);
+    await update(`${api}/posts/2`, t.auth.editor, { title: 'Second title' });
+    await update(`${api}/posts/2`, t.auth.editor, { comment_status: 'closed' });
+    await update(`${api}/posts/2`, t.auth.admin, { content: 'New body' });
+    const res = await get(`${api}/posts/2/revisions`, t.auth.editor);
+    assert.equal(res.statusCode, 200);
+    const revisions = json(res);
+    assert.equal(revisions.length, 2);
+    const [latest, first] = revisions;
+    assert.deepEqual(
+      [first.title.rendered, first.author, first.parent, first.slug],
+      ['Second title', ids.editor, 2, '2-revision-v1'],
+    );
+    assert.deepEqual([latest.content.rendered, latest.author], ['<p>New body</p>\n', ids.admin]);
+    assert.ok(latest.id > first.id);
+    assert.equal(latest._links.parent[0].href, 'http://localhost:80/wp-json/wp/v2/posts/2');
+    const post = json(await get(`${api}/posts/2`));
+    assert.deepEqual(post._links['version-history'][0], {
+      count: 2,
+      href: 'http://localhost:80/wp-json/wp/v2/posts/2/revisions',
+    });
+    assert.equal(post._links['predecessor-version'][0].id, latest.id);
+    const one = json(await get(`${api}/posts/2/revisions/${first.id}?context=edit`, t.auth.editor));
+    assert.equal(one.title.raw, 'Second title');
+    // Revisions are not posts of their own.
+    assert.equal((await get(`${api}/posts/${first.id}`, t.auth.admin)).statusCode, 404);
+    assert.deepEqual(
+      json(await get(`${api}/posts/2/revisions?per_page=1&page=2`, t.auth.editor)).map((r: Json) => r.id),
+      [first.id],
+    );
+  });
+
+  test('only those who may edit the post read them; deleting needs force', async () => {
+    await update(`${api}/posts/3`, t.auth.author, { title: 'Mine, revised' });
+    const anonymous = await get(`${api}/posts/3/revisions`);
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(json(anonymous).code, 'rest_cannot_read');
+    assert.equal((await get(`${api}/posts/3/revisions`, t.auth.contributor)).statusCode, 403);
+    const [revision] = json(await get(`${api}/posts/3/revisions`, t.auth.author));
+    assert.equal(
+      json(await get(`${api}/posts/999/revisions`, t.auth.admin)).code,
+      'rest_post_invalid_parent',
+    );
+    assert.equal(json(await get(`${api}/posts/3/revisions/999`, t.auth.admin)).code, 'rest_post_invalid_id');
+    const soft = await t.app.inject({
+      method: 'DELETE',
+      url: `${api}/posts/3/revisions/${revision.id}`,
+      headers: { authorization: t.auth.admin },
+    });
+    assert.equal(soft.statusCode, 501);
+    assert.equal(json(soft).code, 'rest_trash_not_supported');
+    const hard = await t.app.inject({
+      method: 'DELETE',
+      url: `${api}/posts/3/revisions/${revision.id}?force=true`,
+      headers: { authorization: t.auth.admin },
+    });
+    assert.equal(json(hard).deleted, true);
+    assert.deepEqual(json(await get(`${api}/posts/3/revisions`, t.auth.author)), []);
+  });
+
+  test('pages keep revisions too, and deleting a post deletes its revisions', async () => {
+    await update(`${api}/pages/31`, t.auth.editor, { content: 'About us, rewritten' });
+    const [revision] = json(await get(`${api}/pages/31/revisions`, t.auth.editor));
+    assert.equal(revision.parent, 31);
+    assert.equal(revision._links.parent[0].href, 'http://localhost:80/wp-json/wp/v2/pages/31');
+    await update(`${api}/posts/5`, t.auth.admin, { title: 'To be deleted' });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `${api}/posts/5?force=true`,
+      headers: { authorization: t.auth.admin },
+    });
+    const left = await t.db.query(`SELECT 1 FROM content.posts WHERE type = 'revision' AND parent = 5`);
+    assert.equal(left.rows.length, 0);
+  });
+});

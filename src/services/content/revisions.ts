@@ -1,0 +1,170 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { canOnPost } from './capabilities.js';
+import { refused, restError } from './errors.js';
+import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { type Context, pickFields, renderHtml, type Site, wpDate } from './render.js';
+import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
+import { ContextEnum, ForceQuery, isTrue, responses } from './schemas.js';
+import type { ContentStore, PostRow } from './store.js';
+import { type RevisionRow, RevisionStore } from './store-revisions.js';
+
+const Int = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Params = Type.Object({ parent: Type.Integer() });
+const ItemParams = Type.Object({ parent: Type.Integer(), id: Type.Integer() });
+const ListQuery = Type.Object({
+  context: Type.Optional(ContextEnum),
+  page: Type.Optional(Int),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  _fields: Type.Optional(Type.String()),
+});
+const Revision = Type.Object({}, { additionalProperties: true });
+
+function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Context) {
+  const edit = context === 'edit';
+  const raw = <T extends object>(rendered: T, value: string) =>
+    edit ? { raw: value, ...rendered } : rendered;
+  const content = texturize(
+    hasBlocks(rev.content) ? stripBlockComments(rev.content) : renderHtml(rev.content),
+  );
+  return {
+    author: rev.author,
+    date: wpDate(rev.date),
+    date_gmt: wpDate(rev.date),
+    id: rev.id,
+    modified: wpDate(rev.modified),
+    modified_gmt: wpDate(rev.modified),
+    parent: rev.parent,
+    slug: rev.slug,
+    guid: raw({ rendered: `${site.url}/?p=${rev.id}` }, `${site.url}/?p=${rev.id}`),
+    title: raw({ rendered: texturize(rev.title) }, rev.title),
+    content: raw({ rendered: content }, rev.content),
+    excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt),
+    _links: { parent: [{ href: `${site.api}/wp/v2/${rest}/${rev.parent}` }] },
+  };
+}
+
+/** `/posts/{id}/revisions` and `/pages/{id}/revisions`: whoever may edit the post may read and delete them. */
+export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): FastifyPluginAsync {
+  const rest = type === 'page' ? 'pages' : 'posts';
+  const revisions = new RevisionStore(store.db);
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const base = `/wp-json/wp/v2/${rest}/:parent(^\\d+$)/revisions`;
+    const tags = [rest];
+
+    const parentOf = async (request: FastifyRequest, id: number, action: 'edit' | 'delete' = 'edit') => {
+      const post = validId(id) ? await store.findPost(id) : undefined;
+      if (!post || post.type !== type)
+        throw restError(404, 'rest_post_invalid_parent', 'Invalid post parent ID.');
+      const user = caller(request);
+      if (!canOnPost(user, action, post))
+        throw refused(
+          !!user,
+          action === 'edit' ? 'rest_cannot_read' : 'rest_cannot_delete',
+          action === 'edit'
+            ? 'Sorry, you are not allowed to view revisions of this post.'
+            : 'Sorry, you are not allowed to delete revisions of this post.',
+        );
+      return post as PostRow;
+    };
+
+    app.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'List the revisions of a post, newest first',
+          params: Params,
+          querystring: ListQuery,
+          response: responses(Type.Array(Revision)),
+        },
+      },
+      async (request, reply) => {
+        const parent = await parentOf(request, request.params.parent);
+        const q = request.query;
+        let rows = await revisions.list(parent.id);
+        if (q.order === 'asc') rows = rows.reverse();
+        const total = rows.length;
+        const perPage = q.per_page ?? (q.page !== undefined ? 10 : undefined);
+        const page = q.page ?? 1;
+        const offset = q.offset ?? (perPage ? (page - 1) * perPage : 0);
+        const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
+        if (perPage && total > 0 && page > totalPages)
+          throw restError(
+            400,
+            'rest_revision_invalid_page_number',
+            'The page number requested is larger than the number of pages available.',
+          );
+        paginate(request, reply, total, page, totalPages, 'rest_revision_invalid_page_number');
+        const pageRows = rows.slice(offset, perPage ? offset + perPage : undefined);
+        const fields = fieldList(q._fields);
+        sendFields(reply, fields);
+        const site = siteOf(request);
+        return pageRows.map((rev) => {
+          const body = renderRevision(rev, site, rest, q.context ?? 'view');
+          return fields?.length ? pickFields(body, fields) : body;
+        });
+      },
+    );
+
+    app.get(
+      `${base}/:id(^\\d+$)`,
+      {
+        schema: {
+          tags,
+          summary: 'Read one revision',
+          params: ItemParams,
+          querystring: Type.Object({
+            context: Type.Optional(ContextEnum),
+            _fields: Type.Optional(Type.String()),
+          }),
+          response: responses(Revision),
+        },
+      },
+      async (request, reply) => {
+        const parent = await parentOf(request, request.params.parent);
+        const rev = validId(request.params.id)
+          ? await revisions.find(parent.id, request.params.id)
+          : undefined;
+        if (!rev) throw restError(404, 'rest_post_invalid_id', 'Invalid revision ID.');
+        const fields = fieldList(request.query._fields);
+        sendFields(reply, fields);
+        const body = renderRevision(rev, siteOf(request), rest, request.query.context ?? 'view');
+        return fields?.length ? pickFields(body, fields) : body;
+      },
+    );
+
+    app.delete(
+      `${base}/:id(^\\d+$)`,
+      {
+        schema: {
+          tags,
+          summary: 'Delete a revision (force=true is required: revisions have no trash)',
+          params: ItemParams,
+          querystring: ForceQuery,
+          body: Type.Optional(ForceQuery),
+        },
+      },
+      async (request) => {
+        const parent = await parentOf(request, request.params.parent, 'delete');
+        const rev = validId(request.params.id)
+          ? await revisions.find(parent.id, request.params.id)
+          : undefined;
+        if (!rev) throw restError(404, 'rest_post_invalid_id', 'Invalid revision ID.');
+        if (!isTrue(request.body?.force ?? request.query.force))
+          throw restError(
+            501,
+            'rest_trash_not_supported',
+            "Revisions do not support trashing. Set 'force=true' to delete.",
+          );
+        const previous = renderRevision(rev, siteOf(request), rest, 'edit');
+        await revisions.delete(rev);
+        return { deleted: true, previous };
+      },
+    );
+  };
+}

@@ -1,0 +1,161 @@
+import type { Database } from '../../platform/database.js';
+
+export type CommentStatus = 'approved' | 'hold' | 'spam' | 'trash';
+
+export interface CommentRow {
+  id: number;
+  post: number;
+  parent: number;
+  author: number;
+  author_name: string;
+  author_email: string;
+  author_url: string;
+  author_ip: string;
+  author_user_agent: string;
+  content: string;
+  status: CommentStatus;
+  trashed_from: CommentStatus | null;
+  type: string;
+  date: Date;
+  /** Joined: the post's slug and status, for the comment's link. */
+  post_slug: string;
+  post_status: string;
+  post_type: string;
+  has_children: boolean;
+}
+
+export interface CommentFilter {
+  statuses: CommentStatus[];
+  posts?: number[];
+  postExclude?: number[];
+  parents?: number[];
+  parentExclude?: number[];
+  authors?: number[];
+  authorExclude?: number[];
+  authorEmail?: string;
+  include?: number[];
+  exclude?: number[];
+  search?: string;
+  before?: Date;
+  after?: Date;
+  /** Callers without moderate_comments: approved comments, and their own. */
+  visibleTo?: number | 'anonymous';
+  orderby: 'date' | 'id' | 'post' | 'parent';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const columns = `c.*, p.slug AS post_slug, p.status AS post_status, p.type AS post_type,
+  EXISTS (SELECT 1 FROM content.comments k WHERE k.parent = c.id) AS has_children`;
+
+export class CommentStore {
+  constructor(private readonly db: Database) {}
+
+  async list(filter: CommentFilter) {
+    const params: unknown[] = [filter.statuses];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = ['c.status = ANY($1::text[])'];
+    const ids = (column: string, list: number[] | undefined, not = false) => {
+      if (list?.length) where.push(`${not ? 'NOT ' : ''}(${column} = ANY(${add(list)}::int[]))`);
+    };
+    ids('c.post', filter.posts);
+    ids('c.post', filter.postExclude, true);
+    ids('c.parent', filter.parents);
+    ids('c.parent', filter.parentExclude, true);
+    ids('c.author', filter.authors);
+    ids('c.author', filter.authorExclude, true);
+    ids('c.id', filter.include);
+    ids('c.id', filter.exclude, true);
+    if (filter.authorEmail) where.push(`lower(c.author_email) = lower(${add(filter.authorEmail)})`);
+    if (filter.search) {
+      const like = add(`%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+      where.push(
+        `(c.content ILIKE ${like} OR c.author_name ILIKE ${like} OR c.author_email ILIKE ${like} OR c.author_url ILIKE ${like})`,
+      );
+    }
+    if (filter.before) where.push(`c.date < ${add(filter.before)}`);
+    if (filter.after) where.push(`c.date > ${add(filter.after)}`);
+    // Comments on posts the public cannot read stay hidden from the public.
+    if (filter.visibleTo === 'anonymous') where.push(`c.status = 'approved' AND p.status = 'publish'`);
+    else if (filter.visibleTo !== undefined)
+      where.push(
+        `((c.status = 'approved' AND (p.status = 'publish' OR p.author = ${add(filter.visibleTo)})) OR c.author = ${add(filter.visibleTo)})`,
+      );
+    const whereSql = where.join(' AND ');
+    const from = 'content.comments c JOIN content.posts p ON p.id = c.post';
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`,
+      params,
+    );
+    const order = { date: 'c.date', id: 'c.id', post: 'c.post', parent: 'c.parent' }[filter.orderby];
+    const { rows } = await this.db.query<CommentRow>(
+      `SELECT ${columns} FROM ${from} WHERE ${whereSql} ORDER BY ${order} ${filter.order}, c.id ${filter.order}
+       LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`,
+      params,
+    );
+    return { rows, total: total.rows[0]?.n ?? 0 };
+  }
+
+  async find(id: number): Promise<CommentRow | undefined> {
+    const { rows } = await this.db.query<CommentRow>(
+      `SELECT ${columns} FROM content.comments c JOIN content.posts p ON p.id = c.post WHERE c.id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Whether this e-mail already has an approved comment (core's comment_previously_approved). */
+  async previouslyApproved(email: string) {
+    const { rows } = await this.db.query(
+      `SELECT 1 FROM content.comments WHERE lower(author_email) = lower($1) AND status = 'approved' LIMIT 1`,
+      [email],
+    );
+    return rows.length > 0;
+  }
+
+  async duplicate(post: number, parent: number, email: string, content: string) {
+    const { rows } = await this.db.query(
+      `SELECT 1 FROM content.comments WHERE post = $1 AND parent = $2 AND lower(author_email) = lower($3)
+       AND content = $4 AND status <> 'trash' LIMIT 1`,
+      [post, parent, email, content],
+    );
+    return rows.length > 0;
+  }
+
+  async save(
+    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>>,
+    id?: number,
+  ) {
+    const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+    let commentId = id;
+    if (commentId === undefined) {
+      const { rows } = await this.db.query<{ id: number }>(
+        `INSERT INTO content.comments (${entries.map(([k]) => k).join(', ')})
+         VALUES (${entries.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+        entries.map(([, v]) => v),
+      );
+      commentId = rows[0]?.id as number;
+    } else if (entries.length) {
+      await this.db.query(
+        `UPDATE content.comments SET ${entries.map(([k], i) => `${k} = $${i + 2}`).join(', ')} WHERE id = $1`,
+        [commentId, ...entries.map(([, v]) => v)],
+      );
+    }
+    return (await this.find(commentId)) as CommentRow;
+  }
+
+  /** Deleting a comment for good re-attaches its replies to its parent, as wp_delete_comment does. */
+  async delete(comment: CommentRow) {
+    await this.db.transaction(async (tx) => {
+      await tx.query('UPDATE content.comments SET parent = $2 WHERE parent = $1', [
+        comment.id,
+        comment.parent,
+      ]);
+      await tx.query('DELETE FROM content.comments WHERE id = $1', [comment.id]);
+    });
+  }
+}
