@@ -8,8 +8,8 @@ import { type Backlot, planServices, startBacklot } from '../src/server.js';
 import { findService } from '../src/services/index.js';
 
 /**
- * A small, real StateControl for tests until the services' own one is wired in: each service's "state" is a
- * number, checkpoints copy them. It records its calls so tests can see what the admin asked for.
+ * A small StateControl that records its calls, so tests can see exactly what the admin asked for: each service's
+ * "state" is a number, checkpoints copy them. (`startAdminFixture({}, {}, true)` uses the services' real one.)
  */
 export class CounterState implements StateControl {
   values = new Map<string, number>();
@@ -36,8 +36,15 @@ export class CounterState implements StateControl {
   }
 }
 
-/** posts and list (no database needed) served by startBacklot, with an admin in front of them. */
-export async function startAdminFixture(admin: Partial<AdminOptions> = {}, env: Record<string, string> = {}) {
+/**
+ * posts and list (no database needed) served by startBacklot, with an admin in front of them; its reset and
+ * checkpoints go to a CounterState, or with `realState` to the services' own (what `backlot serve` wires).
+ */
+export async function startAdminFixture(
+  admin: Partial<AdminOptions> = {},
+  env: Record<string, string> = {},
+  realState = false,
+) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-admin-'));
   const fullEnv = {
     BACKLOT_DATA_DIR: dataDir,
@@ -56,7 +63,7 @@ export async function startAdminFixture(admin: Partial<AdminOptions> = {}, env: 
     running = await startAdmin({
       services: backlot.services,
       faultHeaders: backlot.faultHeaders,
-      state,
+      state: realState ? backlot.state : state,
       host: '127.0.0.1',
       port: 0,
       ...admin,

@@ -268,3 +268,31 @@ test('off loopback, a token is generated and required, and credentials are not s
     await fixture.close();
   }
 });
+
+test("reset and checkpoints through the admin API change the services' real data", async () => {
+  const fixture = await startAdminFixture({}, {}, true);
+  after(() => fixture.close());
+  await fixture.backlot.seeded;
+  const list = `${fixture.service('list').url}/list`;
+  const items = async () => ((await (await fetch(list)).json()) as { item: string }[]).map((i) => i.item);
+  const add = (item: string) =>
+    fetch(list, { method: 'POST', headers: json, body: JSON.stringify({ item }) }).then((r) => r.status);
+
+  assert.equal(await add('milk'), 201);
+  assert.equal((await call(fixture, 'POST', '/api/checkpoints', { name: 'with-milk' })).status, 201);
+  assert.equal(await add('eggs'), 201);
+  assert.deepEqual(await items(), ['bread', 'grapes', 'milk', 'eggs']);
+  assert.deepEqual(
+    (await call(fixture, 'GET', '/api/checkpoints')).body.checkpoints.includes('with-milk'),
+    true,
+  );
+
+  const restored = await call(fixture, 'POST', '/api/checkpoints/with-milk/restore', {});
+  assert.equal(restored.status, 200);
+  assert.deepEqual(await items(), ['bread', 'grapes', 'milk']);
+  assert.equal(await add('tea'), 201);
+  assert.equal(((await (await fetch(`${list}/4`)).json()) as { item: string }).item, 'tea');
+
+  assert.equal((await call(fixture, 'POST', '/api/reset', { services: ['list'] })).status, 200);
+  assert.deepEqual(await items(), ['bread', 'grapes']);
+});
