@@ -124,7 +124,7 @@ describe('no hostile request stalls the other services', () => {
   });
 
   for (const id of Object.keys(attacks) as ServiceId[]) {
-    test(`${id} under attack: /healthz of another service stays under 100 ms at p99`, async (t) => {
+    test(`${id} under attack: /healthz of another service keeps answering (p99 within 3× ordinary load, ≥ 500 ms bound)`, async (t) => {
       const target = running.get(id) as TestService;
       const probe = running.get(id === 'posts' ? 'employees' : 'posts') as TestService;
       await prepare(id, target);
@@ -134,10 +134,12 @@ describe('no hostile request stalls the other services', () => {
       t.diagnostic(
         `/healthz p99 ${p99.toFixed(1)} ms under attack, ${baseline.toFixed(1)} ms under ordinary load`,
       );
-      // 100 ms is the bound; on a machine so loaded that ordinary requests alone pass 50 ms, the bound is twice
-      // what they cost. A stall (a backtracking pattern, a quadratic scan) costs seconds either way.
+      // Not a speed check (those live in bench/): a stall — a backtracking pattern, a quadratic scan, a hash on
+      // the main thread — holds the loop for seconds or for ever, so the bound is generous enough that a shared,
+      // loaded CI machine (ordinary p99 up to ~200 ms there) never trips it: 3× the same service's ordinary
+      // requests, and never under 500 ms.
       assert.ok(
-        p99 < Math.max(100, 2 * baseline),
+        p99 < Math.max(500, 3 * baseline),
         `p99 ${p99.toFixed(1)} ms (ordinary load: ${baseline.toFixed(1)} ms)`,
       );
       assert.deepEqual(
