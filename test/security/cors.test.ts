@@ -45,12 +45,14 @@ describe('CORS: any page for services without credentials, an allowlist for the 
               'access-control-request-headers': 'content-type',
             },
           });
-          assert.equal(preflight.statusCode, 204);
+          // WordPress answers every OPTIONS, preflights included, 200 with the route's description.
+          assert.equal(preflight.statusCode, id === 'content' ? 200 : 204);
           assert.equal(preflight.headers['access-control-allow-origin'], allowed ? origin : undefined);
-          assert.equal(
-            preflight.headers['access-control-allow-headers'],
-            allowed ? 'content-type' : undefined,
-          );
+          const allowHeaders = preflight.headers['access-control-allow-headers'];
+          // content sends core's fixed list (…, Content-Type) on every REST answer; without an allowed origin the
+          // browser still refuses, which the allow-origin check above proves.
+          if (id !== 'content') assert.equal(allowHeaders, allowed ? 'content-type' : undefined);
+          else if (allowed) assert.match(String(allowHeaders), /content-type/i);
         };
         await expectCors('http://localhost:5173', true);
         await expectCors('http://127.0.0.1:3000', true);
