@@ -48,6 +48,63 @@ describe('REST transport headers', () => {
   });
 });
 
+describe('pages, media, comments and revisions in the transport', () => {
+  const allow = async (path: string, who?: keyof ContentTest['auth']) =>
+    (await send('GET', `${api}${path}`, who ? { authorization: t.auth[who] } : {})).headers.allow;
+
+  test('Allow follows core’s permissions on each of them', async () => {
+    const all = 'GET, POST, PUT, PATCH, DELETE';
+    assert.equal(await allow('/pages'), 'GET');
+    assert.equal(await allow('/pages', 'author'), 'GET'); // edit_pages: editors and administrators
+    assert.equal(await allow('/pages', 'editor'), 'GET, POST');
+    assert.equal(await allow('/pages/31', 'author'), 'GET');
+    assert.equal(await allow('/pages/31', 'editor'), all);
+    assert.equal(await allow('/media', 'contributor'), 'GET'); // upload_files: authors and up
+    assert.equal(await allow('/media', 'author'), 'GET, POST');
+    assert.equal(await allow('/comments'), 'GET'); // anonymous comments are off
+    assert.equal(await allow('/comments', 'subscriber'), 'GET, POST');
+    assert.equal(await allow('/comments/1', 'subscriber'), 'GET');
+    assert.equal(await allow('/comments/1', 'editor'), all);
+    assert.equal(await allow('/posts/1/revisions'), undefined);
+    assert.equal(await allow('/posts/1/revisions', 'editor'), 'GET');
+    assert.equal(await allow('/pages/31/revisions', 'author'), undefined);
+  });
+
+  test('the index lists their routes, and OPTIONS describes each with its schema', async () => {
+    const routes = json(await send('GET', '/wp-json/')).routes;
+    for (const route of [
+      '/wp/v2/pages',
+      '/wp/v2/pages/(?P<id>[\\d]+)',
+      '/wp/v2/media',
+      '/wp/v2/media/(?P<id>[\\d]+)',
+      '/wp/v2/comments',
+      '/wp/v2/comments/(?P<id>[\\d]+)',
+      '/wp/v2/posts/(?P<parent>[\\d]+)/revisions',
+      '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)',
+    ])
+      assert.ok(routes[route], route);
+    assert.deepEqual(routes['/wp/v2/pages'].methods, ['GET', 'POST']);
+    assert.ok(routes['/wp/v2/pages'].endpoints[0].args.parent);
+    assert.ok(routes['/wp/v2/posts'].endpoints[0].args.tax_relation);
+    assert.ok(routes['/wp/v2/media'].endpoints[0].args.media_type);
+    const titles: Record<string, string> = {
+      '/pages/31': 'page',
+      '/media': 'attachment',
+      '/comments/1': 'comment',
+      '/posts/1/revisions': 'post-revision',
+      '/pages/31/revisions/1': 'page-revision',
+    };
+    for (const [path, title] of Object.entries(titles)) {
+      const res = await send('OPTIONS', `${api}${path}`, { authorization: t.auth.editor });
+      assert.equal(res.statusCode, 200, path);
+      assert.equal(json(res).schema.title, title, path);
+    }
+    const page = json(await send('OPTIONS', `${api}/pages`));
+    assert.equal(page.schema.properties.menu_order.type, 'integer');
+    assert.equal(json(await send('OPTIONS', `${api}/media`)).schema.properties.source_url.type, 'string');
+  });
+});
+
 describe('OPTIONS', () => {
   test('answers 200 with the route’s namespace, methods, endpoints and schema, and Allow', async () => {
     const res = await send('OPTIONS', `${api}/categories/2`, { authorization: t.auth.editor });

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
-import { can, canOnPost } from './capabilities.js';
+import { allowedMethods, type Matched } from './allow.js';
 import { contextArg, allRouteSpecs, type RouteSpec } from './discovery.js';
 import { noRoute, restError } from './errors.js';
-import { caller, siteOf, validId } from './http.js';
-import type { ContentStore, UserRow } from './store.js';
+import { caller, siteOf } from './http.js';
+import type { ContentStore } from './store.js';
 
 /** What `rest_send_nocache_headers` sends to logged-in callers (WordPress 6.1's `wp_get_nocache_headers`). */
 const nocache = {
@@ -21,7 +21,6 @@ const envelopeHeaders = {
   allow: 'Allow',
   location: 'Location',
 };
-const writes = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const indexSpec: RouteSpec = { path: '/', linked: true, endpoints: [{ methods: ['GET'], args: contextArg }] };
 const namespaceSpec: RouteSpec = {
   path: '/wp/v2',
@@ -30,11 +29,6 @@ const namespaceSpec: RouteSpec = {
     { methods: ['GET'], args: { namespace: { default: 'wp/v2', required: false }, ...contextArg } },
   ],
 };
-
-interface Matched {
-  spec: RouteSpec;
-  params: Record<string, string>;
-}
 
 let compiled: { spec: RouteSpec; pattern: RegExp }[] | undefined;
 /** Core matches `@^route$@i`: the route patterns (PCRE named groups) compiled once, case-insensitive. */
@@ -55,60 +49,6 @@ const routeOf = (url: string) => {
   const path = decodeURIComponent((url.split('?', 1)[0] ?? '').slice('/wp-json'.length)).replace(/\/+$/, '');
   return path === '' ? '/' : path;
 };
-
-/**
- * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller. Routes of other
- * areas that do not say otherwise allow GET to anyone and writes to whoever may edit posts.
- */
-async function allowedMethods(store: ContentStore, { spec, params }: Matched, me: UserRow | undefined) {
-  const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
-  const id = Number(params.id);
-  const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
-  let allowed: (method: string) => boolean;
-  switch (spec.path) {
-    case '/wp/v2/posts':
-    case '/wp/v2/tags':
-      allowed = (m) => m === 'GET' || can(me, 'edit_posts');
-      break;
-    case '/wp/v2/posts/(?P<id>[\\d]+)': {
-      const post = validId(id) ? await store.findPost(id) : undefined;
-      if (!post) return [];
-      allowed = (m) => m === 'GET' || canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post);
-      break;
-    }
-    case '/wp/v2/users':
-      allowed = (m) => m === 'GET' || can(me, 'create_users');
-      break;
-    case '/wp/v2/users/me':
-      allowed = (m) => m === 'GET' || !!me;
-      break;
-    case '/wp/v2/users/(?P<id>[\\d]+)':
-      allowed = (m) =>
-        m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : me?.id === id || can(me, 'edit_users'));
-      break;
-    case '/wp/v2/users/(?P<id>[\\d]+)/restore':
-      allowed = () => can(me, 'delete_users');
-      break;
-    case '/wp/v2/categories':
-      allowed = (m) => m === 'GET' || can(me, 'manage_categories');
-      break;
-    case '/wp/v2/categories/(?P<id>[\\d]+)':
-    case '/wp/v2/tags/(?P<id>[\\d]+)':
-      allowed = (m) =>
-        m === 'GET' ||
-        (can(me, 'manage_categories') &&
-          !(m === 'DELETE' && spec.path.startsWith('/wp/v2/categories') && id === 1));
-      break;
-    case '/wp/v2/settings':
-      allowed = () => can(me, 'manage_options');
-      break;
-    default:
-      if (spec.path.includes('application-passwords'))
-        allowed = () => self || (!spec.path.endsWith('introspect') && can(me, 'edit_users'));
-      else allowed = (m) => !writes.includes(m) || can(me, 'edit_posts');
-  }
-  return methods.filter(allowed);
-}
 
 /** `_envelope`: status and the REST headers move into the body, which is always answered with 200. */
 function envelope(reply: FastifyReply, payload: string, site: string) {

@@ -40,7 +40,7 @@ interface Hit {
 const like = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Published posts (and pages, once the posts table holds them) matching the words, most relevant first: title
+ * Published posts and pages matching the words, most relevant first: title
  * matches, then newest. The one place `/search` reads posts, so a new post type changes only `typeOf`.
  */
 async function searchPosts(
@@ -54,7 +54,7 @@ async function searchPosts(
     offset: number;
   },
 ) {
-  const typeOf = `'post'`;
+  const typeOf = 'p.type';
   const params: unknown[] = [filter.subtypes];
   const add = (value: unknown) => {
     params.push(value);
