@@ -188,16 +188,30 @@ describe('_envelope and _jsonp', () => {
     assert.equal(list.headers.link, index);
   });
 
-  test('_jsonp answers JavaScript calling the callback, anonymously; bad callbacks are 400', async () => {
-    const res = await send('GET', `${api}/categories/2?_jsonp=handle.it`);
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^application\/javascript/);
-    assert.match(res.body, /^\/\*\*\/handle\.it\(\{"id":2,/);
-    const withCredentials = await send('GET', `${api}/users/me?_jsonp=cb`, { authorization: t.auth.admin });
-    assert.equal(withCredentials.statusCode, 401);
-    assert.match(withCredentials.body, /^\/\*\*\/cb\(\{"code":"rest_not_logged_in"/);
-    const bad = await send('GET', `${api}/categories/2?_jsonp=alert(1)`);
-    assert.equal(bad.statusCode, 400);
-    assert.equal(json(bad).code, 'rest_callback_invalid');
+  test('_jsonp is recognised and refused on every route, before credentials, as core with JSONP disabled', async () => {
+    const disabled = {
+      code: 'rest_callback_disabled',
+      message: 'JSONP support is disabled on this site.',
+      data: { status: 400 },
+    };
+    for (const [url, headers] of [
+      [`${api}/categories/2?_jsonp=handle.it`, {}],
+      [`${api}/users/me?_jsonp=cb`, { authorization: t.auth.admin }],
+      [`${api}/posts?_jsonp=alert(1)`, {}],
+      [`${api}/posts?_jsonp`, {}],
+      [`${api}/posts?_jsonp=cb&_envelope`, {}],
+      [`${api}/nothing/here?_jsonp=cb`, {}],
+      [`${api}/posts?_jsonp=cb`, { authorization: 'Basic d3Jvbmc6d3Jvbmc=' }],
+      ['/?rest_route=/wp/v2/posts&_jsonp=cb', {}],
+    ] as const) {
+      const res = await send('GET', url, headers);
+      assert.equal(res.statusCode, 400, url);
+      assert.match(String(res.headers['content-type']), /^application\/json/, url);
+      assert.deepEqual(json(res), disabled, url);
+    }
+    // _envelope alone still works, and other areas ignore the parameter.
+    const envelope = await send('GET', `${api}/categories/2?_envelope`);
+    assert.equal(json(envelope).status, 200);
+    assert.equal(json(envelope).body.id, 2);
   });
 });

@@ -77,22 +77,20 @@ function envelope(reply: FastifyReply, payload: string, site: string) {
 /** Answers made by replaying another request: already transformed, so passed through as they are. */
 const replayed = new WeakSet<FastifyRequest>();
 
-/** wp_check_jsonp_callback: letters, digits, `_` and `.` only. */
-const validCallback = (callback: string) => /^[\w.]+$/.test(callback);
-const jsonpCallback = (request: FastifyRequest) =>
-  (request.query as Record<string, unknown> | undefined)?._jsonp;
+/**
+ * `_jsonp` is recognised and refused, as core answers with `rest_jsonp_enabled` false: a `<script>` tag would let
+ * any site read the API cross-origin (with the visitor's remembered credentials). Checked first, as core does.
+ */
+export const jsonpRequested = (request: FastifyRequest) =>
+  typeof request.query === 'object' && request.query !== null && '_jsonp' in request.query;
+export const jsonpDisabled = () =>
+  restError(400, 'rest_callback_disabled', 'JSONP support is disabled on this site.');
 
 /**
- * Core's REST transport around every /wp-json answer: its headers, `Allow`, `_envelope` and `_jsonp`, `OPTIONS`
+ * Core's REST transport around every /wp-json answer: its headers, `Allow`, `_envelope`, `OPTIONS`
  * with the route's description, and case-insensitive routes. Runs in the /wp-json plugin's context.
  */
 export function installRestHttp(app: FastifyInstance, store: ContentStore) {
-  app.addHook('preValidation', async (request) => {
-    const callback = jsonpCallback(request);
-    if (callback !== undefined && (typeof callback !== 'string' || !validCallback(callback)))
-      throw restError(400, 'rest_callback_invalid', 'Invalid JSONP callback function.');
-  });
-
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-robots-tag', 'noindex');
     reply.header('x-content-type-options', 'nosniff');
@@ -109,12 +107,9 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     if (typeof payload !== 'string' || replayed.has(request)) return payload;
     const query = request.query as Record<string, unknown>;
     let body = payload;
-    if (query && '_envelope' in query) body = envelope(reply, body, siteOf(request).api);
-    const callback = jsonpCallback(request);
-    if (typeof callback === 'string' && validCallback(callback)) {
-      reply.type('application/javascript; charset=UTF-8');
-      body = `/**/${callback}(${body})`;
-    }
+    // Core echoes the JSONP refusal before it would envelope anything.
+    if (query && '_envelope' in query && !jsonpRequested(request))
+      body = envelope(reply, body, siteOf(request).api);
     return body;
   });
 

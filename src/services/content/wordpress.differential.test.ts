@@ -35,6 +35,12 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     reason: 'the spec: without per_page the full list comes back (WordPress pages by 10)',
   },
   {
+    probe: /_jsonp=/,
+    difference: /./,
+    reason:
+      'the issue: JSONP is off (400 rest_callback_disabled); WordPress serves it, letting any site read the API',
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
