@@ -45,6 +45,10 @@ describe('REST transport headers', () => {
     );
     const self = await send('GET', `${api}/users/3`, { authorization: t.auth.author });
     assert.equal(self.headers.allow, 'GET, POST, PUT, PATCH');
+    // None on answers refused by a permission check or for a missing item, as core.
+    assert.equal((await send('GET', `${api}/posts?context=edit`)).headers.allow, undefined);
+    assert.equal((await send('GET', `${api}/users/999`)).headers.allow, undefined);
+    assert.equal((await send('GET', `${api}/categories/999`)).headers.allow, undefined);
   });
 });
 

@@ -99,8 +99,10 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
       reply.header('access-control-allow-methods', corsMethods);
     if (caller(request)) reply.headers(nocache);
     const matched = request.method === 'OPTIONS' ? undefined : matchRoute(routeOf(request.url));
-    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer.
-    if (matched && reply.getHeader('allow') === undefined && reply.statusCode < 500) {
+    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer. Core sends
+    // none when the request was refused by a permission check or its item is missing (401, 403, 404).
+    const refusedOrMissing = [401, 403, 404].includes(reply.statusCode);
+    if (matched && reply.getHeader('allow') === undefined && reply.statusCode < 500 && !refusedOrMissing) {
       const methods = await allowedMethods(store, matched, caller(request)).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));
     }

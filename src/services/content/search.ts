@@ -145,7 +145,9 @@ export function searchRoutes(db: Database): FastifyPluginAsync {
               ? await searchTerms(db, filter)
               : await searchPosts(db, filter);
         let total = hits[0]?.total ?? 0;
-        if (hits.length === 0 && page > 1 && subtypes.length) {
+        // Past the end, core's post search answers 200 [] with a total of 0 (WP_Query counts nothing on an empty
+        // page); its term search counts separately, so a term page past the end is 400.
+        if (hits.length === 0 && page > 1 && subtypes.length && type === 'term') {
           const all =
             type === 'term'
               ? await searchTerms(db, { ...filter, offset: 0, limit: 1 })

@@ -231,9 +231,14 @@ describe('search', () => {
     assert.ok(postsOnly.every((h: Json) => h.subtype === 'post'));
     const draftPage = json(await get(`${api}/search?search=upcoming&subtype=page`));
     assert.deepEqual(draftPage, []);
+    // Past the end: posts answer 200 [] with a total of 0 as core's WP_Query does; terms are 400.
     const past = await get(`${api}/search?search=caching&page=99`);
-    assert.equal(past.statusCode, 400);
-    assert.equal(json(past).code, 'rest_search_invalid_page_number');
+    assert.equal(past.statusCode, 200);
+    assert.deepEqual(json(past), []);
+    assert.deepEqual([past.headers['x-wp-total'], past.headers['x-wp-totalpages']], ['0', '0']);
+    const pastTerms = await get(`${api}/search?type=term&search=news&page=9`);
+    assert.equal(pastTerms.statusCode, 400);
+    assert.equal(json(pastTerms).code, 'rest_search_invalid_page_number');
     const terms = json(await get(`${api}/search?type=term&search=news`));
     assert.deepEqual(
       terms.map((h: Json) => [h.title, h.subtype]),
