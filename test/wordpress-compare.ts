@@ -9,7 +9,18 @@ export interface Probe {
   /** Sent as JSON, or as a form when `form` is set (an object or `[name, value]` pairs), or as raw text. */
   body?: unknown;
   form?: boolean;
+  /** A media upload: the raw body with `Content-Disposition`, or a multipart form whose `file` part is the file. */
+  file?: { name: string; type: string; multipart?: boolean };
 }
+
+/** A 1×1 PNG, and the text file uploads send. */
+const uploads: Record<string, Buffer> = {
+  'image/png': Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+  'text/plain': Buffer.from('A note uploaded by the differential test.\n'),
+};
 
 export interface Answer {
   status: number;
@@ -40,8 +51,8 @@ export const comparedHeaders = [
 
 export const probeName = (probe: Probe) =>
   `${probe.as ? `${probe.as} ` : ''}${probe.method} ${probe.path}${
-    probe.body === undefined ? '' : ` ${probe.form ? 'form ' : ''}${JSON.stringify(probe.body)}`
-  }`;
+    probe.file ? ` ${probe.file.multipart ? 'multipart' : 'raw'} ${probe.file.name} ${probe.file.type}` : ''
+  }${probe.body === undefined ? '' : ` ${probe.form ? 'form ' : ''}${JSON.stringify(probe.body)}`}`;
 
 /**
  * Both sites' own addresses become `http://site`, so links compare. Gravatar URLs too: WordPress picks
@@ -69,8 +80,21 @@ export async function ask(
   const headers: Record<string, string> = {};
   if (probe.as === 'wrong') headers.authorization = `Basic ${Buffer.from('admin:wrong').toString('base64')}`;
   else if (probe.as) headers.authorization = authorizations[probe.as] ?? '';
-  let body: string | undefined;
-  if (typeof probe.body === 'string') {
+  let body: string | Buffer | FormData | undefined;
+  if (probe.file) {
+    const bytes = uploads[probe.file.type] ?? Buffer.alloc(0);
+    if (probe.file.multipart) {
+      const form = new FormData();
+      form.append('file', new Blob([bytes], { type: probe.file.type }), probe.file.name);
+      for (const [name, value] of Object.entries((probe.body as Record<string, string>) ?? {}))
+        form.append(name, value);
+      body = form;
+    } else {
+      body = bytes;
+      headers['content-type'] = probe.file.type;
+      headers['content-disposition'] = `attachment; filename="${probe.file.name}"`;
+    }
+  } else if (typeof probe.body === 'string') {
     body = probe.body;
     headers['content-type'] = 'application/json';
   } else if (probe.body !== undefined && probe.form) {

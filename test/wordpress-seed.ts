@@ -35,6 +35,24 @@ export interface WordPressSeed {
     format: string;
     date: string;
     terms: number[];
+    type: string;
+    parent: number;
+    menu_order: number;
+    template: string;
+    password: string;
+  }[];
+  comments: {
+    id: number;
+    post: number;
+    parent: number;
+    author: number;
+    author_name: string;
+    author_email: string;
+    author_url: string;
+    author_ip: string;
+    content: string;
+    status: string;
+    date: string;
   }[];
 }
 
@@ -62,6 +80,7 @@ export async function backlotSeed(): Promise<WordPressSeed> {
       `SELECT p.*, (SELECT array_agg(term_id ORDER BY term_id) FROM content.post_terms WHERE post_id = p.id) AS terms
        FROM content.posts p ORDER BY id`,
     );
+    const comments = await rows('SELECT * FROM content.comments ORDER BY id');
     return {
       site: { name: settings.siteName, description: settings.siteDescription, timezone: 'UTC' },
       users: users.map((u) => ({
@@ -78,6 +97,10 @@ export async function backlotSeed(): Promise<WordPressSeed> {
         modified: undefined,
         trashed_from: undefined,
         terms: (p.terms as number[] | null) ?? [],
+      })),
+      comments: comments.map((c) => ({
+        ...(c as unknown as WordPressSeed['comments'][number]),
+        date: mysqlDate(c.date),
       })),
     };
   } finally {

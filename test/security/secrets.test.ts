@@ -311,20 +311,27 @@ describe('content: application passwords hashed, never logged, refusals exact', 
     assert.equal(anonymous.statusCode, 401);
     assert.equal(anonymous.json().code, 'rest_cannot_create');
     assert.deepEqual(anonymous.json().data, { status: 401 });
+    // A wrong application password is an anonymous caller, as WordPress 6.1 answers it: nothing is written, and
+    // public reads are the public's. An unknown bearer token (backlot's own scheme) is refused.
     for (const authorization of [
       basic('admin', 'wrongwrongwrongwrongwron'),
       basic('nobody', appPassword),
       basic('admin', appPassword.toLowerCase()),
-      `Bearer ${'0'.repeat(64)}`,
     ]) {
-      for (const res of [
-        await create(authorization),
-        await service.app.inject({ url: '/wp-json/wp/v2/posts', headers: { authorization } }),
-      ]) {
-        assert.equal(res.statusCode, 401, authorization);
-        assert.equal(res.json().code, 'incorrect_password');
-        assert.deepEqual(res.json().data, { status: 401 });
-      }
+      const refused = await create(authorization);
+      assert.equal(refused.statusCode, 401, authorization);
+      assert.equal(refused.json().code, 'rest_cannot_create');
+      const me = await service.app.inject({ url: '/wp-json/wp/v2/users/me', headers: { authorization } });
+      assert.equal(me.json().code, 'rest_not_logged_in');
+    }
+    const bearer = `Bearer ${'0'.repeat(64)}`;
+    for (const res of [
+      await create(bearer),
+      await service.app.inject({ url: '/wp-json/wp/v2/posts', headers: { authorization: bearer } }),
+    ]) {
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.json().code, 'incorrect_password');
+      assert.deepEqual(res.json().data, { status: 401 });
     }
     const me = await service.app.inject({ url: '/wp-json/wp/v2/users/me' });
     assert.equal(me.statusCode, 401);

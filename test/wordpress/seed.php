@@ -29,6 +29,7 @@ foreach (get_posts(['post_type' => 'any', 'post_status' => 'any', 'numberposts' 
 }
 $wpdb->query("DELETE FROM {$wpdb->comments}");
 $wpdb->query("ALTER TABLE {$wpdb->posts} AUTO_INCREMENT = 1");
+$wpdb->query("ALTER TABLE {$wpdb->comments} AUTO_INCREMENT = 1");
 
 update_option('blogdescription', $seed['site']['description']);
 update_option('timezone_string', $seed['site']['timezone']);
@@ -84,14 +85,40 @@ foreach ($seed['posts'] as $post) {
         'ping_status' => $post['ping_status'],
         'post_date' => $post['date'],
         'post_date_gmt' => $post['date'],
+        'post_type' => $post['type'],
+        'post_parent' => $post['parent'],
+        'menu_order' => $post['menu_order'],
+        'post_password' => $post['password'],
     ], true), "post {$post['id']}");
     if ($id !== $post['id']) fail("post {$post['id']} got id $id");
+    // Page templates are plain strings in backlot; core checks them against the theme, so write the meta.
+    if ($post['template'] !== '') update_post_meta($id, '_wp_page_template', $post['template']);
+    if ($post['type'] !== 'post') continue;
     foreach (['category', 'post_tag'] as $taxonomy) {
         $ids = array_values(array_filter($post['terms'], fn($t) => $taxonomies[$t] === $taxonomy));
         check(wp_set_object_terms($id, $ids, $taxonomy), "terms of post $id");
     }
     if ($post['format'] !== 'standard') set_post_format($id, $post['format']);
     if ($post['sticky']) stick_post($id);
+}
+
+// Comments with backlot's ids, statuses and dates (wp_insert_comment takes them as given).
+$statuses = ['approved' => '1', 'hold' => '0', 'spam' => 'spam', 'trash' => 'trash'];
+foreach ($seed['comments'] as $comment) {
+    $id = wp_insert_comment([
+        'comment_post_ID' => $comment['post'],
+        'comment_parent' => $comment['parent'],
+        'user_id' => $comment['author'],
+        'comment_author' => $comment['author_name'],
+        'comment_author_email' => $comment['author_email'],
+        'comment_author_url' => $comment['author_url'],
+        'comment_author_IP' => $comment['author_ip'],
+        'comment_content' => $comment['content'],
+        'comment_approved' => $statuses[$comment['status']],
+        'comment_date' => $comment['date'],
+        'comment_date_gmt' => $comment['date'],
+    ]);
+    if ($id !== $comment['id']) fail("comment {$comment['id']} got id $id");
 }
 
 // Pretty permalinks come after the posts, so their guids are `?p=<id>` as when a site's posts are written.

@@ -10,7 +10,6 @@ import {
   ForceQuery,
   IndexSchema,
   ItemQuery,
-  PostListQuery,
   PostSchema,
   PostWriteBody,
   responses,
@@ -22,6 +21,8 @@ import {
   UserSchema,
 } from './schemas.js';
 import type { ContentSettings } from './settings.js';
+import { contentRouteSpecs } from './content-specs.js';
+import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';
@@ -91,8 +92,16 @@ export const itemSchema = (title: string, schema: TObject): Record<string, unkno
   properties: JSON.parse(JSON.stringify(schema.properties)),
 });
 
-/** Every wp/v2 route: the posts, users and terms here, then the site's other routes (site-specs.ts). */
-export const allRouteSpecs = (): RouteSpec[] => [...routeSpecs, ...siteRouteSpecs()];
+/**
+ * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then
+ * the site's other routes (site-specs.ts).
+ */
+export const allRouteSpecs = (): RouteSpec[] => [
+  ...routeSpecs.slice(0, 3),
+  ...contentRouteSpecs(),
+  ...routeSpecs.slice(3),
+  ...siteRouteSpecs(),
+];
 
 const routeSpecs: RouteSpec[] = [
   {
@@ -107,7 +116,7 @@ const routeSpecs: RouteSpec[] = [
     linked: true,
     schema: itemSchema('post', PostSchema),
     endpoints: [
-      { methods: ['GET'], args: argsOf(PostListQuery) },
+      { methods: ['GET'], args: argsOf(PostsListQuery) },
       { methods: ['POST'], args: argsOf(PostWriteBody) },
     ],
   },
@@ -116,7 +125,7 @@ const routeSpecs: RouteSpec[] = [
     linked: false,
     schema: itemSchema('post', PostSchema),
     endpoints: [
-      { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
+      { methods: ['GET'], args: { ...idArg, ...argsOf(PostItemQuery) } },
       { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(PostWriteBody) } },
       { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
     ],

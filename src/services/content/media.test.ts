@@ -121,7 +121,7 @@ describe('media', () => {
           'content-disposition': 'attachment; filename=a.png',
         },
         png,
-        400,
+        403, // no upload_files: the posts controller's create_posts check, as core
         'rest_cannot_create',
       ],
       [
@@ -168,6 +168,15 @@ describe('media', () => {
       headers: { authorization: t.auth.author },
     });
     assert.equal(json(empty).code, 'rest_upload_no_data');
+    // A JSON body is data to core (its raw body), refused for the missing Content-Disposition.
+    const jsonBody = await t.app.inject({
+      method: 'POST',
+      url: `${api}/media`,
+      headers: { authorization: t.auth.author, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    assert.equal(jsonBody.statusCode, 400);
+    assert.equal(json(jsonBody).code, 'rest_upload_no_content_disposition');
   });
 
   test('featured_media on posts and pages: the link, the embed, and a bad id', async () => {

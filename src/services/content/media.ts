@@ -240,17 +240,12 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       },
       async (request, reply) => {
         const user = caller(request);
-        if (!user || !can(user, 'edit_posts'))
+        // The posts controller's check runs first in core: the attachment type's create_posts is upload_files.
+        if (!user || !can(user, 'upload_files'))
           throw refused(
             !!user,
             'rest_cannot_create',
             'Sorry, you are not allowed to create posts as this user.',
-          );
-        if (!can(user, 'upload_files'))
-          throw restError(
-            400,
-            'rest_cannot_create',
-            'Sorry, you are not allowed to upload media on this site.',
           );
         const body = request.body instanceof UploadBody ? request.body : new UploadBody({});
         let name: string | undefined;
@@ -259,7 +254,9 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           name = body.file.name;
           data = body.file.data;
         } else {
-          data = body.raw;
+          // Core reads the raw body: a JSON `{}` is data, refused below for its missing Content-Disposition.
+          const sent = Number(request.headers['content-length'] ?? 0) > 0;
+          data = body.raw ?? (sent ? Buffer.from(JSON.stringify(request.body)) : undefined);
           if (!data?.length) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
           if (!request.headers['content-type'])
             throw restError(400, 'rest_upload_no_content_type', 'No Content-Type supplied.');

@@ -78,7 +78,11 @@ describe('pages', () => {
       message: 'Sorry, you are not allowed to create pages as this user.',
       data: { status: 403 },
     });
-    const badParent = await send('POST', `${api}/pages`, t.auth.editor, { title: 'Orphan', parent: 1 });
+    // Core checks only that the parent exists: a post may be a page's parent, an unknown id may not.
+    const underPost = await send('POST', `${api}/pages`, t.auth.editor, { title: 'Under a post', parent: 1 });
+    assert.equal(underPost.statusCode, 201);
+    assert.equal(json(underPost).parent, 1);
+    const badParent = await send('POST', `${api}/pages`, t.auth.editor, { title: 'Orphan', parent: 999 });
     assert.equal(badParent.statusCode, 400);
     assert.equal(json(badParent).code, 'rest_post_invalid_id');
     const moved = await send('PUT', `${api}/pages/${page.id}`, t.auth.admin, { parent: 0, menu_order: '3' });

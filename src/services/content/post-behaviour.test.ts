@@ -182,6 +182,10 @@ describe('writing like WordPress', () => {
     const wrong = await get(`${api}/posts/${created.id}?password=nope`);
     assert.equal(wrong.statusCode, 403);
     assert.equal(json(wrong).code, 'rest_post_incorrect_password');
+    // Any ?password= on a post without one is wrong too, as core compares it with the empty password.
+    const unprotected = await get(`${api}/posts/1?password=x`);
+    assert.equal(unprotected.statusCode, 403);
+    assert.equal(json(unprotected).code, 'rest_post_incorrect_password');
     assert.equal(
       json(await get(`${api}/posts/${created.id}`, t.auth.editor)).content.rendered,
       '<p>Hidden words</p>\n',

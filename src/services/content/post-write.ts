@@ -123,7 +123,8 @@ export async function checkWrite(store: ContentStore, kind: PostKind, user: User
   }
   if (body.parent) {
     const parent = await store.findPost(body.parent);
-    if (!parent || parent.type !== kind.type)
+    // Core checks only that the parent exists (get_post), whatever its type.
+    if (!parent || parent.type === 'revision')
       throw restError(400, 'rest_post_invalid_id', 'Invalid post parent ID.');
   }
 }

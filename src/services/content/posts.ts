@@ -146,7 +146,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         if (!canRead(user, post))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
         const password = request.query.password;
-        if (password && post.password && password !== post.password && !canOnPost(user, 'edit', post))
+        // Core compares any ?password= with the post's, even when the post has none (then it never matches).
+        if (password && password !== post.password && !canOnPost(user, 'edit', post))
           throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         const allow = ['GET'];
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');

@@ -45,6 +45,67 @@ describe('REST transport headers', () => {
     );
     const self = await send('GET', `${api}/users/3`, { authorization: t.auth.author });
     assert.equal(self.headers.allow, 'GET, POST, PUT, PATCH');
+    // None on answers refused by a permission check or for a missing item, as core.
+    assert.equal((await send('GET', `${api}/posts?context=edit`)).headers.allow, undefined);
+    assert.equal((await send('GET', `${api}/users/999`)).headers.allow, undefined);
+    assert.equal((await send('GET', `${api}/categories/999`)).headers.allow, undefined);
+  });
+});
+
+describe('pages, media, comments and revisions in the transport', () => {
+  const allow = async (path: string, who?: keyof ContentTest['auth']) =>
+    (await send('GET', `${api}${path}`, who ? { authorization: t.auth[who] } : {})).headers.allow;
+
+  test('Allow follows core’s permissions on each of them', async () => {
+    const all = 'GET, POST, PUT, PATCH, DELETE';
+    assert.equal(await allow('/pages'), 'GET');
+    assert.equal(await allow('/pages', 'author'), 'GET'); // edit_pages: editors and administrators
+    assert.equal(await allow('/pages', 'editor'), 'GET, POST');
+    assert.equal(await allow('/pages/31', 'author'), 'GET');
+    assert.equal(await allow('/pages/31', 'editor'), all);
+    assert.equal(await allow('/media', 'contributor'), 'GET'); // upload_files: authors and up
+    assert.equal(await allow('/media', 'author'), 'GET, POST');
+    assert.equal(await allow('/comments'), 'GET'); // anonymous comments are off
+    assert.equal(await allow('/comments', 'subscriber'), 'GET, POST');
+    assert.equal(await allow('/comments/1', 'subscriber'), 'GET');
+    assert.equal(await allow('/comments/1', 'editor'), all);
+    assert.equal(await allow('/posts/1/revisions'), undefined);
+    assert.equal(await allow('/posts/1/revisions', 'editor'), 'GET');
+    assert.equal(await allow('/pages/31/revisions', 'author'), undefined);
+  });
+
+  test('the index lists their routes, and OPTIONS describes each with its schema', async () => {
+    const routes = json(await send('GET', '/wp-json/')).routes;
+    for (const route of [
+      '/wp/v2/pages',
+      '/wp/v2/pages/(?P<id>[\\d]+)',
+      '/wp/v2/media',
+      '/wp/v2/media/(?P<id>[\\d]+)',
+      '/wp/v2/comments',
+      '/wp/v2/comments/(?P<id>[\\d]+)',
+      '/wp/v2/posts/(?P<parent>[\\d]+)/revisions',
+      '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)',
+    ])
+      assert.ok(routes[route], route);
+    assert.deepEqual(routes['/wp/v2/pages'].methods, ['GET', 'POST']);
+    assert.ok(routes['/wp/v2/pages'].endpoints[0].args.parent);
+    assert.ok(routes['/wp/v2/posts'].endpoints[0].args.tax_relation);
+    assert.ok(routes['/wp/v2/media'].endpoints[0].args.media_type);
+    const titles: Record<string, string> = {
+      '/pages/31': 'page',
+      '/media': 'attachment',
+      '/comments/1': 'comment',
+      '/posts/1/revisions': 'post-revision',
+      '/pages/31/revisions/1': 'page-revision',
+    };
+    for (const [path, title] of Object.entries(titles)) {
+      const res = await send('OPTIONS', `${api}${path}`, { authorization: t.auth.editor });
+      assert.equal(res.statusCode, 200, path);
+      assert.equal(json(res).schema.title, title, path);
+    }
+    const page = json(await send('OPTIONS', `${api}/pages`));
+    assert.equal(page.schema.properties.menu_order.type, 'integer');
+    assert.equal(json(await send('OPTIONS', `${api}/media`)).schema.properties.source_url.type, 'string');
   });
 });
 
@@ -131,16 +192,30 @@ describe('_envelope and _jsonp', () => {
     assert.equal(list.headers.link, index);
   });
 
-  test('_jsonp answers JavaScript calling the callback, anonymously; bad callbacks are 400', async () => {
-    const res = await send('GET', `${api}/categories/2?_jsonp=handle.it`);
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^application\/javascript/);
-    assert.match(res.body, /^\/\*\*\/handle\.it\(\{"id":2,/);
-    const withCredentials = await send('GET', `${api}/users/me?_jsonp=cb`, { authorization: t.auth.admin });
-    assert.equal(withCredentials.statusCode, 401);
-    assert.match(withCredentials.body, /^\/\*\*\/cb\(\{"code":"rest_not_logged_in"/);
-    const bad = await send('GET', `${api}/categories/2?_jsonp=alert(1)`);
-    assert.equal(bad.statusCode, 400);
-    assert.equal(json(bad).code, 'rest_callback_invalid');
+  test('_jsonp is recognised and refused on every route, before credentials, as core with JSONP disabled', async () => {
+    const disabled = {
+      code: 'rest_callback_disabled',
+      message: 'JSONP support is disabled on this site.',
+      data: { status: 400 },
+    };
+    for (const [url, headers] of [
+      [`${api}/categories/2?_jsonp=handle.it`, {}],
+      [`${api}/users/me?_jsonp=cb`, { authorization: t.auth.admin }],
+      [`${api}/posts?_jsonp=alert(1)`, {}],
+      [`${api}/posts?_jsonp`, {}],
+      [`${api}/posts?_jsonp=cb&_envelope`, {}],
+      [`${api}/nothing/here?_jsonp=cb`, {}],
+      [`${api}/posts?_jsonp=cb`, { authorization: 'Basic d3Jvbmc6d3Jvbmc=' }],
+      ['/?rest_route=/wp/v2/posts&_jsonp=cb', {}],
+    ] as const) {
+      const res = await send('GET', url, headers);
+      assert.equal(res.statusCode, 400, url);
+      assert.match(String(res.headers['content-type']), /^application\/json/, url);
+      assert.deepEqual(json(res), disabled, url);
+    }
+    // _envelope alone still works, and other areas ignore the parameter.
+    const envelope = await send('GET', `${api}/categories/2?_envelope`);
+    assert.equal(json(envelope).status, 200);
+    assert.equal(json(envelope).body.id, 2);
   });
 });

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
-import { can, canOnPost } from './capabilities.js';
+import { allowedMethods, type Matched } from './allow.js';
 import { contextArg, allRouteSpecs, type RouteSpec } from './discovery.js';
 import { noRoute, restError } from './errors.js';
-import { caller, siteOf, validId } from './http.js';
-import type { ContentStore, UserRow } from './store.js';
+import { caller, siteOf } from './http.js';
+import type { ContentStore } from './store.js';
 
 /** What `rest_send_nocache_headers` sends to logged-in callers (WordPress 6.1's `wp_get_nocache_headers`). */
 const nocache = {
@@ -21,7 +21,6 @@ const envelopeHeaders = {
   allow: 'Allow',
   location: 'Location',
 };
-const writes = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const indexSpec: RouteSpec = { path: '/', linked: true, endpoints: [{ methods: ['GET'], args: contextArg }] };
 const namespaceSpec: RouteSpec = {
   path: '/wp/v2',
@@ -30,11 +29,6 @@ const namespaceSpec: RouteSpec = {
     { methods: ['GET'], args: { namespace: { default: 'wp/v2', required: false }, ...contextArg } },
   ],
 };
-
-interface Matched {
-  spec: RouteSpec;
-  params: Record<string, string>;
-}
 
 let compiled: { spec: RouteSpec; pattern: RegExp }[] | undefined;
 /** Core matches `@^route$@i`: the route patterns (PCRE named groups) compiled once, case-insensitive. */
@@ -55,60 +49,6 @@ const routeOf = (url: string) => {
   const path = decodeURIComponent((url.split('?', 1)[0] ?? '').slice('/wp-json'.length)).replace(/\/+$/, '');
   return path === '' ? '/' : path;
 };
-
-/**
- * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller. Routes of other
- * areas that do not say otherwise allow GET to anyone and writes to whoever may edit posts.
- */
-async function allowedMethods(store: ContentStore, { spec, params }: Matched, me: UserRow | undefined) {
-  const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
-  const id = Number(params.id);
-  const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
-  let allowed: (method: string) => boolean;
-  switch (spec.path) {
-    case '/wp/v2/posts':
-    case '/wp/v2/tags':
-      allowed = (m) => m === 'GET' || can(me, 'edit_posts');
-      break;
-    case '/wp/v2/posts/(?P<id>[\\d]+)': {
-      const post = validId(id) ? await store.findPost(id) : undefined;
-      if (!post) return [];
-      allowed = (m) => m === 'GET' || canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post);
-      break;
-    }
-    case '/wp/v2/users':
-      allowed = (m) => m === 'GET' || can(me, 'create_users');
-      break;
-    case '/wp/v2/users/me':
-      allowed = (m) => m === 'GET' || !!me;
-      break;
-    case '/wp/v2/users/(?P<id>[\\d]+)':
-      allowed = (m) =>
-        m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : me?.id === id || can(me, 'edit_users'));
-      break;
-    case '/wp/v2/users/(?P<id>[\\d]+)/restore':
-      allowed = () => can(me, 'delete_users');
-      break;
-    case '/wp/v2/categories':
-      allowed = (m) => m === 'GET' || can(me, 'manage_categories');
-      break;
-    case '/wp/v2/categories/(?P<id>[\\d]+)':
-    case '/wp/v2/tags/(?P<id>[\\d]+)':
-      allowed = (m) =>
-        m === 'GET' ||
-        (can(me, 'manage_categories') &&
-          !(m === 'DELETE' && spec.path.startsWith('/wp/v2/categories') && id === 1));
-      break;
-    case '/wp/v2/settings':
-      allowed = () => can(me, 'manage_options');
-      break;
-    default:
-      if (spec.path.includes('application-passwords'))
-        allowed = () => self || (!spec.path.endsWith('introspect') && can(me, 'edit_users'));
-      else allowed = (m) => !writes.includes(m) || can(me, 'edit_posts');
-  }
-  return methods.filter(allowed);
-}
 
 /** `_envelope`: status and the REST headers move into the body, which is always answered with 200. */
 function envelope(reply: FastifyReply, payload: string, site: string) {
@@ -137,22 +77,20 @@ function envelope(reply: FastifyReply, payload: string, site: string) {
 /** Answers made by replaying another request: already transformed, so passed through as they are. */
 const replayed = new WeakSet<FastifyRequest>();
 
-/** wp_check_jsonp_callback: letters, digits, `_` and `.` only. */
-const validCallback = (callback: string) => /^[\w.]+$/.test(callback);
-const jsonpCallback = (request: FastifyRequest) =>
-  (request.query as Record<string, unknown> | undefined)?._jsonp;
+/**
+ * `_jsonp` is recognised and refused, as core answers with `rest_jsonp_enabled` false: a `<script>` tag would let
+ * any site read the API cross-origin (with the visitor's remembered credentials). Checked first, as core does.
+ */
+export const jsonpRequested = (request: FastifyRequest) =>
+  typeof request.query === 'object' && request.query !== null && '_jsonp' in request.query;
+export const jsonpDisabled = () =>
+  restError(400, 'rest_callback_disabled', 'JSONP support is disabled on this site.');
 
 /**
- * Core's REST transport around every /wp-json answer: its headers, `Allow`, `_envelope` and `_jsonp`, `OPTIONS`
+ * Core's REST transport around every /wp-json answer: its headers, `Allow`, `_envelope`, `OPTIONS`
  * with the route's description, and case-insensitive routes. Runs in the /wp-json plugin's context.
  */
 export function installRestHttp(app: FastifyInstance, store: ContentStore) {
-  app.addHook('preValidation', async (request) => {
-    const callback = jsonpCallback(request);
-    if (callback !== undefined && (typeof callback !== 'string' || !validCallback(callback)))
-      throw restError(400, 'rest_callback_invalid', 'Invalid JSONP callback function.');
-  });
-
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-robots-tag', 'noindex');
     reply.header('x-content-type-options', 'nosniff');
@@ -161,20 +99,19 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
       reply.header('access-control-allow-methods', corsMethods);
     if (caller(request)) reply.headers(nocache);
     const matched = request.method === 'OPTIONS' ? undefined : matchRoute(routeOf(request.url));
-    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer.
-    if (matched && reply.getHeader('allow') === undefined && reply.statusCode < 500) {
+    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer. Core sends
+    // none when the request was refused by a permission check or its item is missing (401, 403, 404).
+    const refusedOrMissing = [401, 403, 404].includes(reply.statusCode);
+    if (matched && reply.getHeader('allow') === undefined && reply.statusCode < 500 && !refusedOrMissing) {
       const methods = await allowedMethods(store, matched, caller(request)).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));
     }
     if (typeof payload !== 'string' || replayed.has(request)) return payload;
     const query = request.query as Record<string, unknown>;
     let body = payload;
-    if (query && '_envelope' in query) body = envelope(reply, body, siteOf(request).api);
-    const callback = jsonpCallback(request);
-    if (typeof callback === 'string' && validCallback(callback)) {
-      reply.type('application/javascript; charset=UTF-8');
-      body = `/**/${callback}(${body})`;
-    }
+    // Core echoes the JSONP refusal before it would envelope anything.
+    if (query && '_envelope' in query && !jsonpRequested(request))
+      body = envelope(reply, body, siteOf(request).api);
     return body;
   });
 

@@ -8,7 +8,7 @@ import { setCaller, siteOf } from './http.js';
 import { optionRoutes, siteOptions } from './options.js';
 import type { MediaFiles } from './media.js';
 import { postRoutes } from './posts.js';
-import { installRestHttp, replay, siteRootRoutes } from './rest-http.js';
+import { installRestHttp, jsonpDisabled, jsonpRequested, replay, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -86,7 +86,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       return payload;
     });
 
-    // Core's transport: headers, Allow, _envelope/_jsonp, OPTIONS, and the catch-all that also lets POSTs to
+    // Core's transport: headers, Allow, _envelope, OPTIONS, and the catch-all that also lets POSTs to
     // routes without a POST handler reach the override hook, then 404 like WordPress.
     installRestHttp(app, store);
 
@@ -126,9 +126,8 @@ export function contentRoutes(
         throw errorFor(request, 400, 'rest_invalid_param', `Invalid parameter(s): ${nul}`, {
           [nul]: `${nul} contains a NUL character.`,
         });
-      // JSONP is read by <script> tags, which carry a browser's remembered credentials cross-site: anonymous.
-      const jsonp = typeof request.query === 'object' && request.query !== null && '_jsonp' in request.query;
-      const user = jsonp ? undefined : await authenticate(store, limiter, request);
+      if (jsonpRequested(request) && /^\/wp-json(\/|\?|$)/i.test(request.url)) throw jsonpDisabled();
+      const user = await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings, files));

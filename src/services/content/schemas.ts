@@ -268,7 +268,8 @@ export const TermListQuery = Type.Object({
 });
 
 export const TermWriteBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  // No minLength: a blank name is core's empty_term_name, which the handler answers.
+  name: Type.String({ maxLength: 200 }),
   description: Type.Optional(Type.String({ maxLength: 5000 })),
   slug: Type.Optional(Type.String({ maxLength: 200 })),
   parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'Categories only.' })),

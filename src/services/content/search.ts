@@ -40,7 +40,7 @@ interface Hit {
 const like = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Published posts (and pages, once the posts table holds them) matching the words, most relevant first: title
+ * Published posts and pages matching the words, most relevant first: title
  * matches, then newest. The one place `/search` reads posts, so a new post type changes only `typeOf`.
  */
 async function searchPosts(
@@ -54,7 +54,7 @@ async function searchPosts(
     offset: number;
   },
 ) {
-  const typeOf = `'post'`;
+  const typeOf = 'p.type';
   const params: unknown[] = [filter.subtypes];
   const add = (value: unknown) => {
     params.push(value);
@@ -145,7 +145,9 @@ export function searchRoutes(db: Database): FastifyPluginAsync {
               ? await searchTerms(db, filter)
               : await searchPosts(db, filter);
         let total = hits[0]?.total ?? 0;
-        if (hits.length === 0 && page > 1 && subtypes.length) {
+        // Past the end, core's post search answers 200 [] with a total of 0 (WP_Query counts nothing on an empty
+        // page); its term search counts separately, so a term page past the end is 400.
+        if (hits.length === 0 && page > 1 && subtypes.length && type === 'term') {
           const all =
             type === 'term'
               ? await searchTerms(db, { ...filter, offset: 0, limit: 1 })

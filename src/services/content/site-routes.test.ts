@@ -16,6 +16,7 @@ describe('types, statuses and taxonomies', () => {
   test('/types lists post, page and attachment in view context; one type; unknown is 404', async () => {
     const types = json(await get(`${api}/types`));
     assert.deepEqual(Object.keys(types), ['post', 'page', 'attachment']);
+    assert.deepEqual([types.page.rest_base, types.attachment.rest_base], ['pages', 'media']);
     assert.deepEqual(types.post, {
       description: '',
       hierarchical: false,
@@ -202,9 +203,42 @@ describe('search', () => {
     const published = new Set(statuses.rows.filter((r) => r.status === 'publish').map((r) => r.id));
     assert.ok(drafts.length > 0 && drafts.every((h: Json) => published.has(h.id)));
     assert.deepEqual(json(await get(`${api}/search?search=caching&subtype=page`)), []);
+    // Pages are searched too: subtype=page alone, and with any (the default) next to posts.
+    const pages = json(await get(`${api}/search?search=contact&subtype=page`));
+    assert.deepEqual(
+      pages.map((h: Json) => [
+        h.id,
+        h.title,
+        h.subtype,
+        h.url,
+        h._links.self[0].href,
+        h._links.about[0].href,
+      ]),
+      [
+        [
+          33,
+          'Contact',
+          'page',
+          'http://localhost:80/contact/',
+          'http://localhost:80/wp-json/wp/v2/pages/33',
+          'http://localhost:80/wp-json/wp/v2/types/page',
+        ],
+      ],
+    );
+    const anyType = json(await get(`${api}/search?search=team&subtype=any&per_page=100`));
+    assert.ok(anyType.some((h: Json) => h.id === 32 && h.subtype === 'page'));
+    const postsOnly = json(await get(`${api}/search?search=team&subtype=post&per_page=100`));
+    assert.ok(postsOnly.every((h: Json) => h.subtype === 'post'));
+    const draftPage = json(await get(`${api}/search?search=upcoming&subtype=page`));
+    assert.deepEqual(draftPage, []);
+    // Past the end: posts answer 200 [] with a total of 0 as core's WP_Query does; terms are 400.
     const past = await get(`${api}/search?search=caching&page=99`);
-    assert.equal(past.statusCode, 400);
-    assert.equal(json(past).code, 'rest_search_invalid_page_number');
+    assert.equal(past.statusCode, 200);
+    assert.deepEqual(json(past), []);
+    assert.deepEqual([past.headers['x-wp-total'], past.headers['x-wp-totalpages']], ['0', '0']);
+    const pastTerms = await get(`${api}/search?type=term&search=news&page=9`);
+    assert.equal(pastTerms.statusCode, 400);
+    assert.equal(json(pastTerms).code, 'rest_search_invalid_page_number');
     const terms = json(await get(`${api}/search?type=term&search=news`));
     assert.deepEqual(
       terms.map((h: Json) => [h.title, h.subtype]),

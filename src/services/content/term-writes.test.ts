@@ -36,6 +36,16 @@ describe('creating terms', () => {
       message: 'A term with the name provided already exists in this taxonomy.',
       data: { status: 400, term_id: json(tag).id },
     });
+    // A blank name passes the schema and is core's empty_term_name (400 here, where core answers 500).
+    for (const name of ['', '   ']) {
+      const blank = await send('POST', `${api}/tags`, t.auth.editor, { name });
+      assert.equal(blank.statusCode, 400);
+      assert.deepEqual(json(blank), {
+        code: 'empty_term_name',
+        message: 'A name is required for this term.',
+        data: { status: 400 },
+      });
+    }
   });
 });
 

@@ -35,6 +35,35 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     reason: 'the spec: without per_page the full list comes back (WordPress pages by 10)',
   },
   {
+    probe: /^editor DELETE \/wp-json\/wp\/v2\/users\/4$/,
+    difference: /^(status|code|value data\.status|value message|value data\.params|header allow)/,
+    reason:
+      'the spec: without force a user is trashed, so reassign is not required first (WordPress: 400 missing reassign)',
+  },
+  {
+    probe: /^admin POST \/wp-json\/wp\/v2\/(users \{"username":"newbie","email":"other|tags \{"name":""\})/,
+    difference: /^(status|value data\.status)/,
+    reason:
+      'bad input is never a 5xx: WordPress answers these WP_Errors without a status as 500, backlot 400',
+  },
+  {
+    probe: /"parent":4,"content":"Wrong parent"/,
+    difference: /./,
+    reason:
+      'a reply must be to a comment of the same post (400 rest_comment_invalid_parent); WordPress 6.1 takes any',
+  },
+  {
+    probe: /"categories":\[999\]/,
+    difference: /./,
+    reason: 'an unknown term id is 400 rest_invalid_param; WordPress drops it silently and answers 201',
+  },
+  {
+    probe: /_jsonp=/,
+    difference: /./,
+    reason:
+      'the issue: JSONP is off (400 rest_callback_disabled); WordPress serves it, letting any site read the API',
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
