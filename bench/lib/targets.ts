@@ -16,11 +16,19 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The V8 flag `npm start` and bin/backlot.js run backlot with, so the bench measures what users run. */
 const startFlags = ['--max-semi-space-size=32'];
 
-/** The command line that runs backlot with `args`, as `npm start` and bin/backlot.js do (or the sources). */
+/**
+ * The command line that runs backlot with `args`, as `npm start` and bin/backlot.js do (or the sources).
+ * BENCH_BACKLOT_CLI names another build's `dist/cli.js`, to measure it with this bench (before and after).
+ */
 export function backlotCommand(launch: Launch, args: string[]) {
   return launch.fromSource
     ? [process.execPath, ...startFlags, '--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]
-    : [process.execPath, ...startFlags, path.join(root, 'dist/cli.js'), ...args];
+    : [
+        process.execPath,
+        ...startFlags,
+        process.env.BENCH_BACKLOT_CLI ?? path.join(root, 'dist/cli.js'),
+        ...args,
+      ];
 }
 
 /** `backlot serve <ids>` with production logging on free ports; resolves when every service is ready. */
@@ -107,7 +115,8 @@ export async function startCeiling(body: string, headers?: Record<string, string
   };
   return startServer(
     'node:http constant',
-    [process.execPath, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
+    // With backlot's V8 flags, so the two differ only in what they do per request.
+    [process.execPath, ...startFlags, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
     { url: `http://127.0.0.1:${port}`, readyPath: '/', env },
   );
 }

@@ -92,43 +92,61 @@ export function installHarness(
 /**
  * Runs before a service's fast path (posts' precomputed GETs): waits the request's delay, and hands requests that
  * must fail (or carry a bad X-Backlot header) to Fastify, which answers them in the service's error shape. Calls
- * `serve` once the delay is over; it returns false when the fast path declined.
+ * `serve` once the delay is over; it returns false when the fast path declined. Without faults nothing is
+ * allocated here, and without a journal the clock is not read either.
  */
 export function beforeFastPath(
   harness: ServiceHarness,
   docsPath: string,
   req: IncomingMessage,
   res: ServerResponse,
-  serve: () => boolean,
-  toFastify: () => void,
   requestId: string,
+  serve: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean,
+  toFastify: (req: IncomingMessage, res: ServerResponse) => void,
 ) {
+  if (harness.faults.idle() || exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) {
+    const started = harness.journal.settings.size === 0 ? 0 : performance.now();
+    return tryFastPath(harness, req, res, requestId, serve, toFastify, started, false);
+  }
   const started = performance.now();
-  // The fast path writes its whole answer synchronously, so the status and duration are known once it returns.
-  const tryFastPath = () => {
-    if (!serve()) return toFastify();
-    if (!journalled(req.url)) return;
-    harness.journal.add({
-      at: performance.timeOrigin + started,
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      status: res.statusCode,
-      durationMs: performance.now() - started,
-      requestId,
-      headers: req.headers,
-      fault: faultNotes.get(req),
-    });
-  };
-  if (harness.faults.idle()) return tryFastPath();
-  if (exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) return tryFastPath();
   const decision = decide(harness, req);
-  if (decision.invalid || decision.status !== undefined) return toFastify();
-  if (decision.delayMs === 0) return tryFastPath();
+  if (decision.invalid || decision.status !== undefined) return toFastify(req, res);
+  if (decision.delayMs === 0)
+    return tryFastPath(harness, req, res, requestId, serve, toFastify, started, true);
   decision.delayed = true;
   // Should the fast path decline after the wait, Fastify's journal entry still counts from arrival.
   arrivedAt.set(req, started);
   waitAtLeast(decision.delayMs, () => {
-    if (!res.destroyed) tryFastPath();
+    if (!res.destroyed) tryFastPath(harness, req, res, requestId, serve, toFastify, started, true);
+  });
+}
+
+/**
+ * The fast path writes its whole answer synchronously, so the status and duration are known once it returns.
+ * `decided`: whether faults were rolled for this request, the only case with a fault note to journal.
+ */
+function tryFastPath(
+  harness: ServiceHarness,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  serve: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean,
+  toFastify: (req: IncomingMessage, res: ServerResponse) => void,
+  started: number,
+  decided: boolean,
+) {
+  if (!serve(req, res, requestId)) return toFastify(req, res);
+  const { journal } = harness;
+  if (journal.settings.size === 0 || !journalled(req.url)) return;
+  journal.add({
+    at: performance.timeOrigin + started,
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    status: res.statusCode,
+    durationMs: performance.now() - started,
+    requestId,
+    headers: req.headers,
+    fault: decided ? faultNotes.get(req) : undefined,
   });
 }
 

@@ -119,8 +119,8 @@ export async function createApp(
   const fastPath = logsRequests ? undefined : options.fastPath;
   const { cors, allowedHosts, harness } = options;
   const gate: FastPathGate | undefined = harness
-    ? (req, res, serve, toFastify, id) =>
-        beforeFastPath(harness, service.docsPath, req, res, serve, toFastify, id)
+    ? (req, res, id, serve, toFastify) =>
+        beforeFastPath(harness, service.docsPath, req, res, id, serve, toFastify)
     : undefined;
   let open = true;
   const app = Fastify({
@@ -141,7 +141,7 @@ export async function createApp(
       caseSensitive: !service.caseInsensitivePaths,
     },
     rewriteUrl: service.beforeRouting ? rewriteWith(service.beforeRouting) : undefined,
-    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open, gate) : undefined,
+    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open, allowedHosts, gate) : undefined,
     // Route schemas compile on first use, not at start-up (lazy-schemas.ts).
     schemaController: lazyCompilers,
   }).withTypeProvider<TypeBoxTypeProvider>();

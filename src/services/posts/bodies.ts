@@ -17,6 +17,8 @@ export interface Body {
   gzip?: Buffer;
   br?: Buffer;
   etag: string;
+  /** What the fast path sends after the common headers, per encoding, made on first use (`answerHead`). */
+  heads?: Partial<Record<Encoding, string[]>>;
 }
 
 /** json-server (and so the public API) pretty-prints with two spaces. */
@@ -88,9 +90,23 @@ export function precompute(data: Buffer, type: string): Body {
   return body;
 }
 
+/** Clients send the same few Accept-Encoding values again and again; bounded (count and length): client input. */
+const negotiated = new Map<string, Encoding>();
+
 /** Picks br, then gzip, from Accept-Encoding (a `q=0` refuses a coding). */
 export function negotiate(header: string | undefined): Encoding {
   if (!header) return 'identity';
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = pick(header);
+    if (header.length > 256) return encoding;
+    if (negotiated.size >= 64) negotiated.clear();
+    negotiated.set(header, encoding);
+  }
+  return encoding;
+}
+
+function pick(header: string): Encoding {
   let gzipOk = false;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
@@ -126,6 +142,26 @@ export function answerHeaders(body: Body, encoding: Encoding, headers: OutgoingH
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   headers['content-type'] = body.type;
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
+}
+
+/** The Vary of an answer of `body`: CORS's Origin, and Accept-Encoding when the body may come compressed. */
+export const varyOf = (body: Body) => (compressible(body) ? 'Origin, Accept-Encoding' : 'Origin');
+
+/**
+ * What `answerHeaders` adds for `body` sent as `payload` in `encoding` (Vary aside: see `varyOf`) and its
+ * Content-Length, as a flat list of names and values in the same order; made once per body and encoding.
+ */
+export function answerHead(body: Body, encoding: Encoding, payload: Buffer): readonly string[] {
+  body.heads ??= {};
+  const heads = body.heads;
+  let head = heads[encoding];
+  if (!head) {
+    head = ['cache-control', cacheControl, 'etag', body.etag, 'content-type', body.type];
+    if (encoding !== 'identity') head.push('content-encoding', encoding);
+    head.push('content-length', String(payload.length));
+    heads[encoding] = head;
+  }
+  return head;
 }
 
 function addVary(reply: FastifyReply, value: string) {

@@ -23,7 +23,8 @@ const isResource = (name: string | undefined): name is ResourceName =>
   (resourceNames as string[]).includes(name ?? '');
 
 /** Whether the fixed answer at `path` names the origin (photo URLs are absolute). */
-const namesOrigin = (path: string) => path === '/db' || path.startsWith('/photos') || /\/photos$/.test(path);
+const namesOrigin = (path: string) =>
+  path === '/db' || path.startsWith('/photos') || path.endsWith('/photos');
 
 /**
  * The JSON of the fixed answer at `path` (a resource, an item, a nested list, `/db`), or undefined when the path
@@ -51,6 +52,8 @@ function fixedJson(db: Indexed, path: string): string | undefined {
 export class AnswerCache {
   private readonly entries = new Map<string, Body>();
   private used = 0;
+  /** The most recently used key: a hot answer asked for again needs no reordering of the map. */
+  private newest: string | undefined;
 
   constructor(readonly maxBytes: number) {}
 
@@ -65,15 +68,18 @@ export class AnswerCache {
 
   get(key: string): Body | undefined {
     const body = this.entries.get(key);
-    if (body) {
+    if (body && key !== this.newest) {
       this.entries.delete(key);
       this.entries.set(key, body);
+      this.newest = key;
     }
     return body;
   }
 
   add(key: string, body: Body) {
+    this.entries.delete(key);
     this.entries.set(key, body);
+    this.newest = key;
     this.grew(key, body, body.identity.length + entryOverhead);
   }
 
@@ -145,7 +151,8 @@ export class Catalog {
 
   /** The fixed answer at `path` when it is the same for every origin (what the fast path may serve). */
   shared(path: string): Body | undefined {
-    return namesOrigin(path) ? undefined : this.answer(path, '');
+    if (namesOrigin(path)) return undefined;
+    return this.cache.get(path) ?? this.answer(path, '');
   }
 
   /** `body` (the answer at `key`) in `encoding` when ready now; see `encodeNow`. */

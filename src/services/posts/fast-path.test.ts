@@ -28,9 +28,14 @@ interface Raw {
 }
 
 /** A request over the socket, bodies left compressed, headers as sent. */
-function overHttp(method: string, url: string, headers: Record<string, string>): Promise<Raw> {
+function overHttp(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  base = service.url,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${service.url}${url}`, { method, headers }, (res) => {
+    const req = http.request(`${base}${url}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
@@ -124,5 +129,28 @@ describe('posts fast path', () => {
       assert.equal(res.status, status, `${method} ${url}`);
       assert.equal(handled, before + 1, `${method} ${url} went through Fastify`);
     }
+  });
+});
+
+describe('posts fast path with a Host allowlist', () => {
+  let guarded: TestService;
+  before(async () => {
+    guarded = await startTestService(posts, { listen: true, env: { ALLOWED_HOSTS: 'api.example' } });
+  });
+  after(() => guarded.close());
+
+  test('a Host not on the list is refused as on every other route; a listed one is answered', async () => {
+    const refused = await overHttp('GET', '/posts/1', { host: 'evil.example' }, guarded.url);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(JSON.parse(refused.body.toString()), {});
+    for (let i = 0; i < 2; i++) {
+      const before = handled;
+      const listed = await overHttp('GET', '/posts/1', { host: 'api.example' }, guarded.url);
+      assert.equal(listed.status, 200);
+      assert.equal(JSON.parse(listed.body.toString()).id, 1);
+      assert.equal(handled, before, 'answered by the fast path');
+    }
+    const again = await overHttp('GET', '/posts', { host: 'evil.example:80' }, guarded.url);
+    assert.equal(again.status, 403);
   });
 });

@@ -6,7 +6,7 @@ import { htmlSecurityHeaders } from '../../platform/http.js';
 import { parseJsonOr } from '../../platform/json-body.js';
 import { publicOrigin } from '../../platform/request.js';
 import {
-  answerHeaders,
+  answerHead,
   type Body,
   encodingFor,
   jsonType,
@@ -14,6 +14,7 @@ import {
   sendBody,
   sendComputed,
   toJson,
+  varyOf,
 } from './bodies.js';
 import { type Catalog, nestedRoutes } from './catalog.js';
 import { imageSizes, type ResourceName, resourceNames } from './dataset.js';
@@ -59,7 +60,7 @@ function parseJsonLeniently(text: string): unknown {
  * compressed yet: the route compresses it off the event loop, and the fast path serves it from then on.
  */
 export function postsFastPath(catalog: Catalog): FastPath {
-  return (req, res, headers) => {
+  return (req, res, id, head) => {
     const url = req.url;
     if (url === undefined || req.headers['if-none-match'] !== undefined) return false;
     const body = catalog.shared(url);
@@ -67,9 +68,7 @@ export function postsFastPath(catalog: Catalog): FastPath {
     const encoding = encodingFor(body, req.headers);
     const payload = catalog.encodedNow(url, body, encoding);
     if (!payload) return false;
-    answerHeaders(body, encoding, headers);
-    headers['content-length'] = payload.length;
-    res.writeHead(200, headers);
+    res.writeHead(200, head.list(req, id, varyOf(body), answerHead(body, encoding, payload)));
     res.end(payload);
     return true;
   };
