@@ -20,9 +20,10 @@ test('the README example runs under node:test and passes', async () => {
   writeFileSync(file, code.replace("from 'backlot'", `from '${source}'`));
   try {
     const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      // Run as its own test process, not as a subtest of this one (node:test marks its children by this variable).
+      // Run as its own test process, not as a subtest of this one (node:test marks its children by this variable),
+      // with TAP output on every Node version (Node 24 defaults to the spec reporter).
       const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--test', file], {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
         cwd: root,
         env: { ...env, BACKLOT_HASH_COST: 'low' },
       });
