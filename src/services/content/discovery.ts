@@ -26,6 +26,7 @@ import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';
+import { inWordPressForm } from './wordpress-form.js';
 
 export const idArg = {
   id: { description: 'Unique identifier for the object.', type: 'integer', required: true },
@@ -77,7 +78,8 @@ export function argsOf(schema: TObject, requiredAlso: string[] = []) {
 
 export interface RouteSpec {
   path: string;
-  endpoints: { methods: string[]; args: Record<string, unknown> }[];
+  /** `args` is `[]` where WordPress lists none (its empty PHP array). */
+  endpoints: { methods: string[]; allow_batch?: unknown; args: Record<string, unknown> | [] }[];
   /** Routes without parameters link to themselves. */
   linked: boolean;
   /** The resource's JSON schema, which `OPTIONS` answers (see rest-http.ts). */
@@ -96,12 +98,20 @@ export const itemSchema = (title: string, schema: TObject): Record<string, unkno
  * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then
  * the site's other routes (site-specs.ts).
  */
-export const allRouteSpecs = (): RouteSpec[] => [
-  ...routeSpecs.slice(0, 3),
-  ...contentRouteSpecs(),
-  ...routeSpecs.slice(3),
-  ...siteRouteSpecs(),
-];
+export const allRouteSpecs = (): RouteSpec[] => {
+  described ??= [
+    ...routeSpecs.slice(0, 3),
+    ...contentRouteSpecs(),
+    ...routeSpecs.slice(3),
+    ...siteRouteSpecs(),
+  ].map(inWordPressForm);
+  return described;
+};
+let described: RouteSpec[] | undefined;
+
+/** The site index's own route, `/`. */
+export const indexSpec = (): RouteSpec =>
+  inWordPressForm({ path: '/', linked: true, endpoints: [{ methods: ['GET'], args: contextArg }] });
 
 const routeSpecs: RouteSpec[] = [
   {
@@ -235,12 +245,7 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
           namespaces: ['wp/v2'],
           authentication: { 'application-passwords': { endpoints: {} } },
           routes: {
-            '/': {
-              namespace: '',
-              methods: ['GET'],
-              endpoints: [{ methods: ['GET'], args: contextArg }],
-              _links: { self: [{ href: `${site.api}/` }] },
-            },
+            '/': { ...(routesOf(site, [indexSpec()])['/'] as object), namespace: '' },
             ...routesOf(site, allRouteSpecs()),
           },
           _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
@@ -252,15 +257,15 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
       {
         schema: {
           tags: ['discovery'],
-          summary: 'The wp/v2 namespace: site metadata and this namespace’s routes',
+          summary: 'The wp/v2 namespace: its routes',
           querystring: Type.Object({ context: Type.Optional(Type.String()) }),
           response: responses(IndexSchema),
         },
       },
       async (request) => {
         const site = siteOf(request);
+        // WordPress's namespace index has no site fields: only its routes.
         return {
-          ...(await siteFields(site, settings, db)),
           namespace: 'wp/v2',
           routes: routesOf(site, allRouteSpecs()),
           _links: { up: [{ href: `${site.api}/` }] },
