@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
+import { api, basic, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
 
 // What route-discovery clients (wpapi, code generators) read from the index and OPTIONS: WordPress 6.1's own
 // argument and schema shapes, with backlot's sentences.
@@ -151,5 +151,61 @@ describe('OPTIONS', () => {
     const body = json(await send('GET', api));
     assert.deepEqual(Object.keys(body), ['namespace', 'routes', '_links']);
     assert.deepEqual(body._links, { up: [{ href: `${site}/wp-json/` }] });
+  });
+});
+
+describe('DELETE /users/me, which the index lists as WordPress does', () => {
+  const remove = (query: string, authorization?: string) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `${api}/users/me${query}`,
+      headers: authorization ? { authorization } : {},
+    });
+
+  test('needs a login and the right to delete users; force needs reassign', async () => {
+    assert.equal(json(await remove('')).code, 'rest_not_logged_in');
+    assert.equal((await remove('')).statusCode, 401);
+    const subscriber = await remove('?force=true&reassign=1', t.auth.subscriber);
+    assert.equal(subscriber.statusCode, 403);
+    assert.equal(json(subscriber).code, 'rest_user_cannot_delete');
+    const noReassign = await remove('?force=true', t.auth.admin);
+    assert.equal(noReassign.statusCode, 400);
+    assert.equal(json(noReassign).code, 'rest_missing_callback_param');
+    const allow = (authorization: string) =>
+      t.app.inject({ url: `${api}/users/me`, headers: { authorization } }).then((r) => r.headers.allow);
+    assert.equal(await allow(t.auth.admin), 'GET, POST, PUT, PATCH, DELETE');
+    assert.equal(await allow(t.auth.subscriber), 'GET, POST, PUT, PATCH');
+  });
+
+  test('an administrator deletes themselves, their posts going to reassign', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${api}/users`,
+      headers: { authorization: t.auth.admin },
+      payload: {
+        username: 'leaving',
+        email: 'leaving@example.com',
+        password: 'secret-123',
+        roles: ['administrator'],
+      },
+    });
+    assert.equal(created.statusCode, 201);
+    const { id } = json(created);
+    const app = await t.app.inject({
+      method: 'POST',
+      url: `${api}/users/${id}/application-passwords`,
+      headers: { authorization: t.auth.admin },
+      payload: { name: 'last day' },
+    });
+    const leaving = basic('leaving', json(app).password);
+    const res = await remove('?force=true&reassign=1', leaving);
+    assert.equal(res.statusCode, 200);
+    const body = json(res);
+    assert.equal(body.deleted, true);
+    assert.equal(body.previous.id, id);
+    assert.equal(body.previous.username, 'leaving');
+    const gone = await t.app.inject({ url: `${api}/users/${id}`, headers: { authorization: t.auth.admin } });
+    assert.equal(gone.statusCode, 404);
+    assert.equal(json(gone).code, 'rest_user_invalid_id');
   });
 });
