@@ -29,11 +29,12 @@ import { UserWriteBody } from './user-writes.js';
 import { inWordPressForm } from './wordpress-form.js';
 
 export const idArg = {
-  id: { description: 'Unique identifier for the object.', type: 'integer', required: true },
+  id: { description: 'The id of the item.', type: 'integer', required: true },
 };
 export const contextArg = {
   context: {
-    description: 'Scope under which the request is made.',
+    description:
+      'Which fields come back: view (the public ones), embed (a short form) or edit (all, for editors).',
     type: 'string',
     enum: ['view', 'embed', 'edit'],
     default: 'view',
@@ -46,7 +47,7 @@ const termSchema = (route: 'categories' | 'tags') =>
 
 const reassignArg = {
   type: 'integer',
-  description: 'Reassign the deleted user’s posts and links to this user ID (false deletes them).',
+  description: 'The user id that takes over the deleted user’s posts, or false to delete them too.',
   required: false,
 };
 

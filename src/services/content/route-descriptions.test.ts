@@ -14,6 +14,17 @@ after(() => t.close());
 const site = 'http://localhost:80';
 const send = (method: 'GET' | 'OPTIONS', url: string, authorization?: string) =>
   t.app.inject({ method, url, headers: authorization ? { authorization } : {} });
+/** An argument or schema without its sentences: the part that is WordPress's own. */
+const shape = (value: Json): Json =>
+  Array.isArray(value)
+    ? value.map(shape)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([key, v]) => !(key === 'description' && typeof v === 'string'))
+            .map(([key, v]) => [key, shape(v)]),
+        )
+      : value;
 const endpoint = (route: Json, method: string) =>
   route.endpoints.find((e: { methods: string[] }) => e.methods.includes(method));
 
@@ -26,7 +37,8 @@ describe('route descriptions in the index', () => {
     // _fields, _embed, _envelope are global parameters in WordPress: no route lists them.
     assert.equal(args._fields, undefined);
     assert.equal(args._embed, undefined);
-    assert.deepEqual(args.status, {
+    assert.equal(args.status.description, 'Only items in these statuses.');
+    assert.deepEqual(shape(args.status), {
       default: 'publish',
       type: 'array',
       items: {
@@ -56,7 +68,13 @@ describe('route descriptions in the index', () => {
       default: false,
     });
     assert.equal(args.after.format, 'date-time');
-    assert.deepEqual(args.page, { type: 'integer', default: 1, minimum: 1, required: false });
+    assert.deepEqual(args.page, {
+      description: 'Which page of results to answer, counting from 1.',
+      type: 'integer',
+      default: 1,
+      minimum: 1,
+      required: false,
+    });
     assert.deepEqual(args.author.items, { type: 'integer' });
     assert.deepEqual(args.author.default, []);
     // The seed's rule: without per_page the whole list, so no default of 10 here (comments do page by 10).
@@ -76,6 +94,14 @@ describe('route descriptions in the index', () => {
     assert.deepEqual(create.meta.type, 'object');
   });
 
+  test('every argument of every route has a sentence (backlot’s own)', async () => {
+    const index = json(await send('GET', '/wp-json/'));
+    for (const [route, description] of Object.entries(index.routes) as [string, Json][])
+      for (const { methods, args } of description.endpoints)
+        for (const [name, arg] of Object.entries(Array.isArray(args) ? {} : args) as [string, Json][])
+          assert.equal(typeof arg.description, 'string', `${methods} ${route} ${name}`);
+  });
+
   test('routes without arguments list `[]`, as WordPress’s empty PHP array', async () => {
     const index = json(await send('GET', '/wp-json/'));
     assert.deepEqual(endpoint(index.routes['/wp/v2/settings'], 'GET').args, []);
@@ -85,10 +111,11 @@ describe('route descriptions in the index', () => {
   test('the index’s own routes describe `context` as WordPress does', async () => {
     const index = json(await send('GET', '/wp-json/'));
     // Backlot adds its own sentence; WordPress lists no type or enum for these two.
-    const { description: _, ...context } = index.routes['/'].endpoints[0].args.context;
-    assert.deepEqual(context, { default: 'view', required: false });
+    assert.deepEqual(shape(index.routes['/'].endpoints), [
+      { methods: ['GET'], args: { context: { default: 'view', required: false } } },
+    ]);
     assert.equal(index.routes['/'].namespace, '');
-    assert.deepEqual(index.routes['/wp/v2'].endpoints[0].args.namespace, {
+    assert.deepEqual(shape(index.routes['/wp/v2'].endpoints[0].args.namespace), {
       default: 'wp/v2',
       required: false,
     });
@@ -121,6 +148,8 @@ describe('OPTIONS', () => {
     assert.deepEqual(Object.keys(body), ['namespace', 'methods', 'endpoints', 'schema', '_links']);
     assert.deepEqual(body._links, { self: [{ href: `${site}/wp-json/wp/v2/posts` }] });
     const { properties } = body.schema;
+    assert.equal(properties.date.description, 'When the item was published, in the site’s time zone.');
+    assert.equal(properties.title.properties.rendered.description, 'The title as HTML.');
     assert.deepEqual(properties.date.type, ['string', 'null']);
     assert.equal(properties.date.format, 'date-time');
     assert.deepEqual(properties.date.context, ['view', 'edit', 'embed']);

@@ -53,6 +53,7 @@ describe('discovery', () => {
       required: false,
     });
     assert.deepEqual(listArgs.order, {
+      description: 'Sort ascending (asc) or descending (desc).',
       type: 'string',
       default: 'desc',
       enum: ['asc', 'desc'],

@@ -67,7 +67,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     probe: /^(\w+ )?(GET \/wp-json\/(wp\/v2)?$|OPTIONS \/)/,
     difference: /^(keys .+: [-+]description|value [^ ]+\.description|value schema\.links\[\]\.title)$/,
     reason:
-      'route descriptions: backlot’s own sentences, or none (WordPress’s are its GPL prose; backlot is MIT)',
+      'route descriptions are in backlot’s own words (WordPress’s sentences are GPL prose; backlot is MIT)',
   },
   {
     probe: /^(\w+ )?(GET \/wp-json\/(wp\/v2)?$|OPTIONS \/)/,
