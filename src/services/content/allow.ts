@@ -78,7 +78,7 @@ export async function allowedMethods(
       allowed = (m) => m === 'GET' || can(me, 'create_users');
       break;
     case '/wp/v2/users/me':
-      allowed = (m) => m === 'GET' || !!me;
+      allowed = (m) => m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : !!me);
       break;
     case '/wp/v2/users/(?P<id>[\\d]+)':
       allowed = (m) =>

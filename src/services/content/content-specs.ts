@@ -79,7 +79,11 @@ const revisionSchema = (type: string) =>
   });
 
 const parentArg = {
-  parent: { description: 'The ID for the parent of the revision.', type: 'integer', required: true },
+  parent: {
+    description: 'The id of the post or page the revisions belong to.',
+    type: 'integer',
+    required: true,
+  },
 };
 // Functions, not constants: discovery.ts and this module import each other (contextArg is not ready at load).
 const revisionListArgs = () => ({

@@ -26,13 +26,15 @@ import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';
+import { inWordPressForm } from './wordpress-form.js';
 
 export const idArg = {
-  id: { description: 'Unique identifier for the object.', type: 'integer', required: true },
+  id: { description: 'The id of the item.', type: 'integer', required: true },
 };
 export const contextArg = {
   context: {
-    description: 'Scope under which the request is made.',
+    description:
+      'Which fields come back: view (the public ones), embed (a short form) or edit (all, for editors).',
     type: 'string',
     enum: ['view', 'embed', 'edit'],
     default: 'view',
@@ -45,7 +47,7 @@ const termSchema = (route: 'categories' | 'tags') =>
 
 const reassignArg = {
   type: 'integer',
-  description: 'Reassign the deleted user’s posts and links to this user ID (false deletes them).',
+  description: 'The user id that takes over the deleted user’s posts, or false to delete them too.',
   required: false,
 };
 
@@ -77,7 +79,8 @@ export function argsOf(schema: TObject, requiredAlso: string[] = []) {
 
 export interface RouteSpec {
   path: string;
-  endpoints: { methods: string[]; args: Record<string, unknown> }[];
+  /** `args` is `[]` where WordPress lists none (its empty PHP array). */
+  endpoints: { methods: string[]; allow_batch?: unknown; args: Record<string, unknown> | [] }[];
   /** Routes without parameters link to themselves. */
   linked: boolean;
   /** The resource's JSON schema, which `OPTIONS` answers (see rest-http.ts). */
@@ -96,12 +99,20 @@ export const itemSchema = (title: string, schema: TObject): Record<string, unkno
  * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then
  * the site's other routes (site-specs.ts).
  */
-export const allRouteSpecs = (): RouteSpec[] => [
-  ...routeSpecs.slice(0, 3),
-  ...contentRouteSpecs(),
-  ...routeSpecs.slice(3),
-  ...siteRouteSpecs(),
-];
+export const allRouteSpecs = (): RouteSpec[] => {
+  described ??= [
+    ...routeSpecs.slice(0, 3),
+    ...contentRouteSpecs(),
+    ...routeSpecs.slice(3),
+    ...siteRouteSpecs(),
+  ].map(inWordPressForm);
+  return described;
+};
+let described: RouteSpec[] | undefined;
+
+/** The site index's own route, `/`. */
+export const indexSpec = (): RouteSpec =>
+  inWordPressForm({ path: '/', linked: true, endpoints: [{ methods: ['GET'], args: contextArg }] });
 
 const routeSpecs: RouteSpec[] = [
   {
@@ -167,6 +178,7 @@ const routeSpecs: RouteSpec[] = [
     endpoints: [
       { methods: ['GET'], args: argsOf(ItemQuery) },
       { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
+      { methods: ['DELETE'], args: { ...argsOf(UserDeleteArgs), reassign: reassignArg } },
     ],
   },
   {
@@ -235,12 +247,7 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
           namespaces: ['wp/v2'],
           authentication: { 'application-passwords': { endpoints: {} } },
           routes: {
-            '/': {
-              namespace: '',
-              methods: ['GET'],
-              endpoints: [{ methods: ['GET'], args: contextArg }],
-              _links: { self: [{ href: `${site.api}/` }] },
-            },
+            '/': { ...(routesOf(site, [indexSpec()])['/'] as object), namespace: '' },
             ...routesOf(site, allRouteSpecs()),
           },
           _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
@@ -252,15 +259,15 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
       {
         schema: {
           tags: ['discovery'],
-          summary: 'The wp/v2 namespace: site metadata and this namespace’s routes',
+          summary: 'The wp/v2 namespace: its routes',
           querystring: Type.Object({ context: Type.Optional(Type.String()) }),
           response: responses(IndexSchema),
         },
       },
       async (request) => {
         const site = siteOf(request);
+        // WordPress's namespace index has no site fields: only its routes.
         return {
-          ...(await siteFields(site, settings, db)),
           namespace: 'wp/v2',
           routes: routesOf(site, allRouteSpecs()),
           _links: { up: [{ href: `${site.api}/` }] },

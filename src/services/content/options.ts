@@ -19,41 +19,48 @@ interface SettingSpec {
 
 /** The settings core registers with `show_in_rest` (WordPress 6.1), in its order. */
 export const settingSpecs: Record<string, SettingSpec> = {
-  title: { type: 'string', description: 'Site title.' },
-  description: { type: 'string', description: 'Site tagline.' },
-  url: { type: 'string', description: 'Site URL.', format: 'uri' },
+  title: { type: 'string', description: 'The site’s name.' },
+  description: { type: 'string', description: 'A short line that says what the site is about.' },
+  url: { type: 'string', description: 'The site’s address.', format: 'uri' },
   email: {
     type: 'string',
-    description: 'This address is used for admin purposes, like new user notification.',
+    description: 'Where the site’s administrative e-mail goes.',
     format: 'email',
   },
-  timezone: { type: 'string', description: 'A city in the same timezone as you.' },
-  date_format: { type: 'string', description: 'A date format for all date strings.' },
-  time_format: { type: 'string', description: 'A time format for all time strings.' },
-  start_of_week: { type: 'integer', description: 'A day number of the week that the week should start on.' },
-  language: { type: 'string', description: 'WordPress locale code.' },
-  use_smilies: { type: 'boolean', description: 'Convert emoticons like :-) and :-P to graphics on display.' },
-  default_category: { type: 'integer', description: 'Default post category.' },
-  default_post_format: { type: 'string', description: 'Default post format.' },
-  posts_per_page: { type: 'integer', description: 'Blog pages show at most.' },
-  show_on_front: { type: 'string', description: 'What to show on the front page', enum: ['posts', 'page'] },
+  timezone: {
+    type: 'string',
+    description: 'The site’s time zone (a tz database name such as Europe/Paris).',
+  },
+  date_format: { type: 'string', description: 'How dates are written (PHP date format).' },
+  time_format: { type: 'string', description: 'How times are written (PHP date format).' },
+  start_of_week: { type: 'integer', description: 'The first day of the week (0 is Sunday).' },
+  language: { type: 'string', description: 'The site’s language (a locale such as en_US).' },
+  use_smilies: { type: 'boolean', description: 'Whether text smileys are shown as images.' },
+  default_category: { type: 'integer', description: 'The category new posts get when none is given.' },
+  default_post_format: { type: 'string', description: 'The format new posts get when none is given.' },
+  posts_per_page: { type: 'integer', description: 'How many posts a page of the blog shows.' },
+  show_on_front: {
+    type: 'string',
+    description: 'The front page shows the latest posts or a page.',
+    enum: ['posts', 'page'],
+  },
   page_on_front: {
     type: 'integer',
-    description: 'The ID of the page that should be displayed on the front page',
+    description: 'The id of the page shown as the front page.',
   },
-  page_for_posts: { type: 'integer', description: 'The ID of the page that should display the latest posts' },
+  page_for_posts: { type: 'integer', description: 'The id of the page that lists the latest posts.' },
   default_ping_status: {
     type: 'string',
-    description: 'Allow link notifications from other blogs (pingbacks and trackbacks) on new articles.',
+    description: 'Whether new posts take pingbacks and trackbacks.',
     enum: ['open', 'closed'],
   },
   default_comment_status: {
     type: 'string',
-    description: 'Allow people to submit comments on new posts.',
+    description: 'Whether new posts take comments.',
     enum: ['open', 'closed'],
   },
-  site_logo: { type: 'integer', description: 'Site logo.' },
-  site_icon: { type: 'integer', description: 'Site icon.' },
+  site_logo: { type: 'integer', description: 'The id of the logo image.' },
+  site_icon: { type: 'integer', description: 'The id of the site icon image.' },
 };
 
 function defaults(settings: ContentSettings, site: string): Record<string, unknown> {

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
-import { contextArg, allRouteSpecs, type RouteSpec } from './discovery.js';
+import { allRouteSpecs, indexSpec, type RouteSpec } from './discovery.js';
 import { noRoute, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
 import type { ContentStore } from './store.js';
+import { schemaForSite } from './wordpress-form.js';
 
 /** What `rest_send_nocache_headers` sends to logged-in callers (WordPress 6.1's `wp_get_nocache_headers`). */
 const nocache = {
@@ -21,19 +22,11 @@ const envelopeHeaders = {
   allow: 'Allow',
   location: 'Location',
 };
-const indexSpec: RouteSpec = { path: '/', linked: true, endpoints: [{ methods: ['GET'], args: contextArg }] };
-const namespaceSpec: RouteSpec = {
-  path: '/wp/v2',
-  linked: true,
-  endpoints: [
-    { methods: ['GET'], args: { namespace: { default: 'wp/v2', required: false }, ...contextArg } },
-  ],
-};
 
 let compiled: { spec: RouteSpec; pattern: RegExp }[] | undefined;
 /** Core matches `@^route$@i`: the route patterns (PCRE named groups) compiled once, case-insensitive. */
 export function matchRoute(route: string): Matched | undefined {
-  compiled ??= [indexSpec, namespaceSpec, ...allRouteSpecs()].map((spec) => ({
+  compiled ??= [indexSpec(), ...allRouteSpecs()].map((spec) => ({
     spec,
     pattern: new RegExp(`^${spec.path.replaceAll('(?P<', '(?<')}$`, 'i'),
   }));
@@ -123,11 +116,13 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     const methods = await allowedMethods(store, matched, caller(request));
     if (methods.length) reply.header('allow', methods.join(', '));
     const { spec } = matched;
+    const { api } = siteOf(request);
     return {
       namespace: spec.path === '/' ? '' : 'wp/v2',
       methods: [...new Set(spec.endpoints.flatMap((e) => e.methods))],
       endpoints: spec.endpoints,
-      ...(spec.schema ? { schema: spec.schema } : {}),
+      ...(spec.schema ? { schema: schemaForSite(spec.schema, api) } : {}),
+      ...(spec.linked ? { _links: { self: [{ href: `${api}${spec.path}` }] } } : {}),
     };
   };
   app.options('/wp-json', { schema: { hide: true } }, describe);

@@ -128,7 +128,7 @@ export function siteRouteSpecs(): RouteSpec[] {
       endpoints: [
         {
           methods: ['GET'],
-          args: { ...param('type', 'An alphanumeric identifier for the post type.'), ...contextArg },
+          args: { ...param('type', 'The post type’s slug.'), ...contextArg },
         },
       ],
     },
@@ -140,7 +140,7 @@ export function siteRouteSpecs(): RouteSpec[] {
       endpoints: [
         {
           methods: ['GET'],
-          args: { ...param('status', 'An alphanumeric identifier for the status.'), ...contextArg },
+          args: { ...param('status', 'The status’s slug.'), ...contextArg },
         },
       ],
     },
@@ -153,7 +153,7 @@ export function siteRouteSpecs(): RouteSpec[] {
           methods: ['GET'],
           args: {
             ...contextArg,
-            ...param('type', 'Limit results to taxonomies associated with a specific post type.'),
+            ...param('type', 'Only taxonomies of this post type.'),
           },
         },
       ],
@@ -165,7 +165,7 @@ export function siteRouteSpecs(): RouteSpec[] {
       endpoints: [
         {
           methods: ['GET'],
-          args: { ...param('taxonomy', 'An alphanumeric identifier for the taxonomy.'), ...contextArg },
+          args: { ...param('taxonomy', 'The taxonomy’s slug.'), ...contextArg },
         },
       ],
     },

@@ -64,6 +64,23 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
       'the issue: JSONP is off (400 rest_callback_disabled); WordPress serves it, letting any site read the API',
   },
   {
+    probe: /^(\w+ )?(GET \/wp-json\/(wp\/v2)?$|OPTIONS \/)/,
+    difference: /^(keys .+: [-+]description|value [^ ]+\.description|value schema\.links\[\]\.title)$/,
+    reason:
+      'route descriptions are in backlot’s own words (WordPress’s sentences are GPL prose; backlot is MIT)',
+  },
+  {
+    probe: /^(\w+ )?(GET \/wp-json\/(wp\/v2)?$|OPTIONS \/)/,
+    difference: /^keys .+\.args\.per_page: -default$/,
+    reason: 'the spec: without per_page the full list of posts, pages, media comes back (no default of 10)',
+  },
+  {
+    probe: /^GET \/wp-json\/$/,
+    difference: /^(value namespaces|keys authentication\.application-passwords\.endpoints: -authorization)$/,
+    reason:
+      'the index names only what backlot serves: no oEmbed or site-health namespace, no wp-admin page to authorize apps',
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
