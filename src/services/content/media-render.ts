@@ -1,6 +1,8 @@
 import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
 import { texturize } from './render-text.js';
-import type { PostRow } from './store.js';
+import { emptyImageMeta, type ImageMeta } from './image-meta.js';
+import { attachmentParagraph } from './media-html.js';
+import type { MediaInfo, PostRow } from './store.js';
 
 /** Where a stored file is served: set by media.ts for the configured object store. */
 let publicUrl = (key: string, site: Site) => `${site.url}/wp-content/${key.replace(/^content\//, '')}`;
@@ -9,6 +11,43 @@ export const setPublicUrl = (fn: (key: string, site: Site) => string) => {
 };
 
 export const mediaTypeOf = (mime: string) => (mime.startsWith('image/') ? 'image' : 'file');
+
+/** The URL of a file stored next to the attachment's own (one of its sizes). */
+const sizeUrl = (media: MediaInfo, file: string, site: Site) =>
+  publicUrl(`${media.key.slice(0, media.key.lastIndexOf('/') + 1)}${file}`, site);
+
+/**
+ * wp_get_attachment_metadata as the media controller shapes it: for images width, height, file, filesize, every
+ * resized copy with its URL (and `full`, when there are copies; `{}` when none), image_meta, original_image.
+ */
+function mediaDetails(post: PostRow, site: Site, source: string): Record<string, unknown> {
+  const media = post.media;
+  if (!media?.width || !media.height || mediaTypeOf(post.mime_type) !== 'image')
+    return { filesize: media?.filesize ?? 0, sizes: {} };
+  const sizes: Record<string, object> = {};
+  for (const { name, ...size } of media.sizes ?? [])
+    sizes[name] = { ...size, source_url: sizeUrl(media, size.file, site) };
+  if (media.sizes?.length)
+    sizes.full = {
+      file: media.file.split('/').pop(),
+      width: media.width,
+      height: media.height,
+      mime_type: post.mime_type,
+      source_url: source,
+    };
+  // Built in core's key order: the jsonb column keeps keys in an order of its own.
+  const meta: Record<string, unknown> = { ...emptyImageMeta() };
+  for (const key of Object.keys(meta)) meta[key] = media.image_meta?.[key as keyof ImageMeta] ?? meta[key];
+  return {
+    width: media.width,
+    height: media.height,
+    file: media.file,
+    filesize: media.filesize,
+    sizes,
+    image_meta: meta,
+    ...(media.original_image ? { original_image: media.original_image } : {}),
+  };
+}
 
 /** An attachment as core's media controller shows it. */
 export function renderMedia(post: PostRow, site: Site, context: Context) {
@@ -19,21 +58,7 @@ export function renderMedia(post: PostRow, site: Site, context: Context) {
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
-  const isImage = mediaTypeOf(post.mime_type) === 'image';
-  const details: Record<string, unknown> = { filesize: media.filesize };
-  if (isImage) {
-    Object.assign(details, { width: media.width ?? 0, height: media.height ?? 0, file: media.file });
-    // No resized copies are made, so `full` is the only size (core would add thumbnail, medium…).
-    details.sizes = {
-      full: {
-        file: media.file.split('/').pop(),
-        width: media.width ?? 0,
-        height: media.height ?? 0,
-        mime_type: post.mime_type,
-        source_url: source,
-      },
-    };
-  } else details.sizes = {};
+  const details = mediaDetails(post, site, source);
   const links: Record<string, object[]> = {
     self: [{ href: self }],
     collection: [{ href: `${site.api}/wp/v2/media` }],
@@ -78,7 +103,12 @@ export function renderMedia(post: PostRow, site: Site, context: Context) {
     ping_status: post.ping_status,
     template: post.template,
     meta: {},
-    description: raw({ rendered: texturize(renderHtml(post.content)) }, post.content),
+    description: raw(
+      {
+        rendered: `${attachmentParagraph(post, source, (file) => sizeUrl(media, file, site))}\n${texturize(renderHtml(post.content))}`,
+      },
+      post.content,
+    ),
     caption,
     alt_text: media.alt_text,
     media_type: mediaTypeOf(post.mime_type),

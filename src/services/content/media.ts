@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -13,6 +12,7 @@ import {
   safeName,
   UploadBody,
 } from './media-upload.js';
+import { imageTypeOf, mediaKeys, storeMediaFiles, titleAndCaption } from './media-files.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
@@ -52,6 +52,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       coerceIntegers(request.body, ['post', 'author']);
     });
     // Any other media type is the file itself (core's upload_from_data); multipart forms carry it as `file`.
+    // A text file too: Fastify's own text/plain parser would hand over a string, not the bytes.
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: files.maxBytes }, (_r, body, done) =>
       done(null, new UploadBody({ raw: body as Buffer })),
     );
@@ -97,7 +99,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           )
         ).rows;
         reply
-          .type(row?.mime_type || 'application/octet-stream')
+          .type(row?.mime_type || imageTypeOf(rest) || 'application/octet-stream')
           .header('content-length', file.size)
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; sandbox");
@@ -283,31 +285,24 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const fields = await writeFields(request, { ...request.query, ...body.fields });
         const now = new Date();
         const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-        const file = await media.uniqueFile(folder, fileName);
-        const key = `content/uploads/${file}`;
-        await objects.put(key, Readable.from([data]), { contentType: checked.mime });
+        const file = await media.uniqueFile(folder, fileName, checked.mime.startsWith('image/'));
+        const stored = await storeMediaFiles(objects, file, data, checked.mime, checked);
         const stem = fileName.includes('.') ? fileName.slice(0, fileName.lastIndexOf('.')) : fileName;
+        const { title, caption } = titleAndCaption(stored.image_meta, fields.title, fields.excerpt);
         const post = await store.savePost({
           type: 'attachment',
           status: 'inherit',
           author: fields.author ?? user.id,
-          title: fields.title ?? stem,
-          excerpt: fields.excerpt ?? '',
+          title: title || stem,
+          excerpt: caption,
           content: fields.content ?? '',
-          slug: fields.slug ?? slugify(fields.title ?? stem),
+          slug: fields.slug ?? slugify(title || stem),
           parent: fields.parent ?? 0,
           date: fields.date,
           comment_status: fields.comment_status ?? 'open',
           ping_status: fields.ping_status ?? 'closed',
           mime_type: checked.mime,
-          media: {
-            key,
-            file,
-            filesize: data.length,
-            width: checked.width,
-            height: checked.height,
-            alt_text: fields.alt_text ?? '',
-          },
+          media: { ...stored, alt_text: fields.alt_text ?? '' },
         });
         reply.status(201).header('location', `${siteOf(request).api}/wp/v2/media/${post.id}`);
         return respond(request, post, 'edit');
@@ -347,7 +342,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       {
         schema: {
           tags,
-          summary: 'Delete a media item and its file (force=true is required: media has no trash)',
+          summary: 'Delete a media item and its files (force=true is required: media has no trash)',
           params: IdParams,
           querystring: ForceQuery,
           body: Type.Optional(ForceQuery),
@@ -366,6 +361,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           );
         const previous = respond(request, post, 'edit');
         await store.deletePost(post.id);
+        // The file and its copies go with it, as wp_delete_attachment_files removes them.
+        for (const key of post.media ? mediaKeys(post.media) : [])
+          await objects
+            .delete(key)
+            .catch((error) => request.log.warn({ err: error, key }, 'media file not deleted'));
         // Posts that featured it show no image any more, as core's wp_delete_attachment clears _thumbnail_id.
         await store.db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [
           post.id,
