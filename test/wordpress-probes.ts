@@ -1,3 +1,4 @@
+import { exifPhoto, gradient } from './images.js';
 import type { Probe } from './wordpress-compare.js';
 
 /** The requests the differential test sends to WordPress and to backlot, in order (writes come last). */
@@ -215,6 +216,13 @@ export const reads: Probe[] = [
   signedIn('subscriber', 'GET', '/settings'),
 ];
 
+/** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG and a JPEG with EXIF. */
+const [photo, diagram, exif] = await Promise.all([
+  gradient(1200, 800).jpeg().toBuffer(),
+  gradient(400, 300).png().toBuffer(),
+  exifPhoto(),
+]);
+
 /** Writes, then reads of what they stored; both sites start from the same seed, so ids line up. */
 export const writes: Probe[] = [
   { method: 'POST', path: `${v2}/posts`, body: { title: 'Anonymous' } },
@@ -294,6 +302,34 @@ export const writes: Probe[] = [
   get('/posts/2?_embed=wp:featuredmedia'),
   admin('DELETE', '/media/49'),
   admin('DELETE', '/media/49?force=true'),
+  // photo-sized images: their resized copies, image_meta and description (ids 51–53: the featured_media
+  // update above saved post 2's first revision as 50)
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'photo.jpg', type: 'image/jpeg', data: photo },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'diagram.png', type: 'image/png', multipart: true, data: diagram },
+    body: { title: 'A diagram', alt_text: 'Boxes & arrows' },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'exif.jpg', type: 'image/jpeg', data: exif },
+  },
+  get('/media/51'),
+  get('/media/52'),
+  get('/media?include=51,52,53&orderby=id&order=asc'),
+  admin('POST', '/posts/3', { featured_media: 51 }),
+  get('/posts/3?_embed=wp:featuredmedia'),
+  admin('DELETE', '/media/51?force=true'),
+  get('/posts/3'),
   admin('POST', '/comments', { post: 1, content: 'First!' }),
   admin('POST', '/comments', { post: 1, content: 'First!' }),
   { method: 'POST', path: `${v2}/comments`, body: { post: 1, content: 'Anonymous' } },

@@ -64,6 +64,12 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
       'the issue: JSONP is off (400 rest_callback_disabled); WordPress serves it, letting any site read the API',
   },
   {
+    probe: /\/wp-json\/wp\/v2\/media/,
+    difference: /^value (\[\]\.|previous\.)?media_details\.sizes\.[^.]+\.filesize$/,
+    reason:
+      'resized copies are made by sharp (libvips), not PHP GD: the same sizes and names, encoded to other bytes',
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
