@@ -15,7 +15,8 @@ export interface ImageMeta {
   iso: string;
   shutter_speed: string;
   title: string;
-  orientation: string;
+  /** The number 1 once core has turned the picture upright (it sets it after the string conversion). */
+  orientation: string | number;
   keywords: string[];
 }
 

@@ -97,8 +97,13 @@ export function resizeDimensions(width: number, height: number, rule: SizeRule) 
 export interface ProcessedImage {
   width: number;
   height: number;
-  /** Set when the original was scaled down: the `-scaled` copy's name and bytes become the attachment's file. */
-  scaled?: { name: string; data: Buffer };
+  /**
+   * Set when the original is not shown as it is: its `-scaled` copy (over 2560 px) or `-rotated` copy (EXIF
+   * orientation applied), whose name and bytes become the attachment's file.
+   */
+  replacement?: { name: string; data: Buffer };
+  /** Whether the pixels were turned upright by their EXIF orientation (image_meta.orientation becomes 1). */
+  rotated: boolean;
   sizes: { name: string; size: ImageSize; data: Buffer }[];
 }
 
@@ -113,28 +118,41 @@ function encode(image: Sharp, mime: string) {
 /**
  * wp_create_image_subsizes with sharp in place of GD: each registered size smaller than the original, named
  * `name-WxH.ext` as core does; JPEG, WebP and GIF originals over 2560 px are scaled to `name-scaled.ext` first
- * (sizes are still made from the original). sharp is loaded here, on the first image upload only.
+ * (sizes are still made from the original). A JPEG whose EXIF orientation is not 1 is turned upright first, into
+ * `name-rotated.jpg` when it is not scaled, as core's maybe_exif_rotate. sharp is loaded here, on the first image
+ * upload only.
  */
 export async function makeImageSizes(
   data: Buffer,
   fileName: string,
   mime: string,
-  width: number,
-  height: number,
+  size: { width: number; height: number; orientation?: number },
 ): Promise<ProcessedImage> {
-  if (!resizable.has(mime) || width <= 0 || height <= 0) return { width, height, sizes: [] };
+  const { width: storedWidth, height: storedHeight } = size;
+  const result: ProcessedImage = { width: storedWidth, height: storedHeight, rotated: false, sizes: [] };
+  if (!resizable.has(mime) || storedWidth <= 0 || storedHeight <= 0) return result;
   const { default: sharp } = await import('sharp');
   const dot = fileName.lastIndexOf('.');
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const ext = dot > 0 ? fileName.slice(dot + 1).toLowerCase() : '';
   const named = (suffix: string) => `${stem}-${suffix}${ext ? `.${ext}` : ''}`;
+  const orientation = mime === 'image/jpeg' ? (size.orientation ?? 1) : 1;
+  result.rotated = orientation >= 2 && orientation <= 8;
+  // Orientations 5 to 8 turn the picture a quarter: its upright width is the stored height.
+  const [width, height] =
+    orientation >= 5 && orientation <= 8 ? [storedHeight, storedWidth] : [storedWidth, storedHeight];
   // Animated GIFs would be resized frame by frame; core's GD editor keeps the first frame only.
-  const source = () => sharp(data, { animated: false });
-  const result: ProcessedImage = { width, height, sizes: [] };
+  const source = () => {
+    const image = sharp(data, { animated: false });
+    return result.rotated ? image.rotate() : image;
+  };
   if (mime !== 'image/png' && (width > bigImageThreshold || height > bigImageThreshold)) {
     const [w, h] = constrainDimensions(width, height, bigImageThreshold, bigImageThreshold);
     const scaled = await encode(source().resize(w, h, { fit: 'fill' }), mime).toBuffer();
-    Object.assign(result, { width: w, height: h, scaled: { name: named('scaled'), data: scaled } });
+    Object.assign(result, { width: w, height: h, replacement: { name: named('scaled'), data: scaled } });
+  } else if (result.rotated) {
+    const upright = await encode(source(), mime).toBuffer();
+    Object.assign(result, { width, height, replacement: { name: named('rotated'), data: upright } });
   }
   for (const [name, rule] of registeredSizes) {
     const box = resizeDimensions(width, height, rule);

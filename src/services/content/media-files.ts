@@ -12,8 +12,8 @@ export type StoredMedia = Omit<MediaInfo, 'alt_text'>;
 
 /**
  * Stores an upload as wp_handle_upload and wp_generate_attachment_metadata do: the file under
- * `content/uploads/<file>`, and for images the resized copies beside it (and a `-scaled` copy that becomes the
- * attachment's file when the original is over 2560 px), with image_meta from the EXIF and IPTC of JPEGs.
+ * `content/uploads/<file>`, and for images the resized copies beside it, with image_meta from the EXIF and IPTC
+ * of JPEGs. A `-scaled` (over 2560 px) or `-rotated` (EXIF orientation) copy becomes the attachment's file.
  */
 export async function storeMediaFiles(
   objects: ObjectStore,
@@ -36,7 +36,8 @@ export async function storeMediaFiles(
       const { exif, iptc } = await sharp(data).metadata();
       stored.image_meta = imageMeta(exif, iptc);
     }
-    made = await makeImageSizes(data, file.slice(folder.length), mime, width, height);
+    const orientation = Number(stored.image_meta.orientation);
+    made = await makeImageSizes(data, file.slice(folder.length), mime, { width, height, orientation });
   } catch {
     // Bytes that decode no further than their header (or past sharp's pixel limit): core's editor fails the
     // same way and keeps the upload without copies.
@@ -46,18 +47,19 @@ export async function storeMediaFiles(
   for (const copy of made.sizes)
     await objects.put(uploads + folder + copy.size.file, Readable.from([copy.data]), { contentType: mime });
   stored.sizes = made.sizes.map(({ name, size: copy }) => ({ name, ...copy }));
-  if (made.scaled) {
-    const scaledKey = uploads + folder + made.scaled.name;
-    await objects.put(scaledKey, Readable.from([made.scaled.data]), { contentType: mime });
+  if (made.replacement) {
+    const shownKey = uploads + folder + made.replacement.name;
+    await objects.put(shownKey, Readable.from([made.replacement.data]), { contentType: mime });
     Object.assign(stored, {
-      key: scaledKey,
-      file: folder + made.scaled.name,
-      filesize: made.scaled.data.length,
+      key: shownKey,
+      file: folder + made.replacement.name,
+      filesize: made.replacement.data.length,
       width: made.width,
       height: made.height,
       original_image: file.slice(folder.length),
     });
   }
+  if (made.rotated && stored.image_meta.orientation !== '0') stored.image_meta.orientation = 1;
   return stored;
 }
 
@@ -76,7 +78,7 @@ export function titleAndCaption(meta: ImageMeta | undefined, title?: string, cap
   };
 }
 
-/** Every object an attachment owns: its file, the original of a scaled image, and the resized copies. */
+/** Every object an attachment owns: its file, the original of a scaled or rotated image, and the resized copies. */
 export function mediaKeys(media: MediaInfo): string[] {
   const folder = media.key.slice(0, media.key.lastIndexOf('/') + 1);
   return [

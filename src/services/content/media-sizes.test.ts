@@ -200,6 +200,28 @@ describe('media sizes', () => {
     assert.deepEqual(original.body, huge);
   });
 
+  test('a JPEG with EXIF orientation 6 is turned upright into name-rotated.jpg, and so are its sizes', async () => {
+    const sideways = await gradient(640, 480).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const media = json(await upload(sideways, 'image/jpeg', 'turned.jpg'));
+    const details = media.media_details;
+    assert.deepEqual(
+      [details.width, details.height, details.original_image, details.image_meta.orientation],
+      [480, 640, 'turned.jpg', 1],
+    );
+    assert.match(media.source_url, /\/turned-rotated\.jpg$/);
+    assert.deepEqual(
+      Object.values(details.sizes).map((s: Json) => [s.file, s.width, s.height]),
+      [
+        ['turned-225x300.jpg', 225, 300],
+        ['turned-150x150.jpg', 150, 150],
+        ['turned-rotated.jpg', 480, 640],
+      ],
+    );
+    await assertStoredSizes(details.sizes, 'jpeg');
+    const original = await fetchFile(media.source_url.replace('turned-rotated.jpg', 'turned.jpg'));
+    assert.deepEqual(original.body, sideways);
+  });
+
   test('a name that one of the copies would take is not given out (wp_unique_filename)', async () => {
     const small = await gradient(200, 200).jpeg().toBuffer();
     const copyLike = json(await upload(small, 'image/jpeg', 'shot-150x150.jpg'));
