@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
-import type { ObjectStore } from '../../platform/objects.js';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../platform/database.js';
+import type { LocalObjectStore, ObjectStore } from '../../platform/objects.js';
+import { restError } from './errors.js';
 import { emptyImageMeta, type ImageMeta, imageMeta } from './image-meta.js';
 import { slugify } from './post-write.js';
 import { makeImageSizes, type ProcessedImage } from './image-sizes.js';
@@ -89,7 +92,29 @@ export function mediaKeys(media: MediaInfo): string[] {
 }
 
 /** Content type of a stored file by its extension, for the embedded store's copies (rows name originals only). */
-export const imageTypeOf = (key: string) =>
+const imageTypeOf = (key: string) =>
   ({ jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' })[
     key.slice(key.lastIndexOf('.') + 1).toLowerCase()
   ];
+
+/** `/wp-content/uploads/…` for the embedded store: each file with its type, `nosniff` and a sandboxing CSP. */
+export function serveUploads(app: FastifyInstance, objects: LocalObjectStore, db: Database) {
+  app.get('/wp-content/uploads/*', { schema: { hide: true } }, async (request, reply) => {
+    const rest = (request.params as { '*': string })['*'];
+    const file = await objects.find(uploads + rest);
+    if (!file)
+      throw restError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+    const [row] = (
+      await db.query<{ mime_type: string }>(
+        `SELECT mime_type FROM content.posts WHERE type = 'attachment' AND media->>'key' = $1`,
+        [uploads + rest],
+      )
+    ).rows;
+    reply
+      .type(row?.mime_type || imageTypeOf(rest) || 'application/octet-stream')
+      .header('content-length', file.size)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox");
+    return reply.send(objects.open(file));
+  });
+}

@@ -71,14 +71,50 @@ export function srcset(
   return matched && sources.size >= 2 ? [...sources.values()].join(', ') : undefined;
 }
 
+/** The instance counters of core's `[audio]` and `[video]` shortcodes: they count up through one request. */
+export interface PlayerCount {
+  audio: number;
+  video: number;
+}
+export const newPlayerCount = (): PlayerCount => ({ audio: 0, video: 0 });
+
+/** wp_get_audio_extensions and wp_get_video_extensions: what the players play; other files get a plain link. */
+const playable = { audio: ['mp3', 'ogg', 'flac', 'm4a', 'wav'], video: ['mp4', 'm4v', 'webm', 'ogv', 'flv'] };
+
+/** wp_audio_shortcode / wp_video_shortcode for a file with no other attributes (core reads no audio metadata). */
+function player(post: PostRow, kind: 'audio' | 'video', source: string, count: PlayerCount) {
+  const instance = ++count[kind];
+  const href = escUrl(source);
+  const ext = new URL(source, 'http://x').pathname.split('.').pop()?.toLowerCase() ?? '';
+  if (!playable[kind].includes(ext))
+    return `<a class="wp-embedded-${kind}" href="${href}">${escAttr(source)}</a>`;
+  // The element shim for old Internet Explorer is printed by the first player of a page only.
+  const shim =
+    instance === 1
+      ? `<!--[if lt IE 9]><script>document.createElement('${kind}');</script><![endif]-->\n`
+      : '';
+  const inner = `<source type="${post.mime_type}" src="${escUrl(`${source}?_=${instance}`)}" /><a href="${href}">${href}</a>`;
+  if (kind === 'audio')
+    return `${shim}<audio class="wp-audio-shortcode" id="audio-${post.id}-${instance}" preload="none" style="width: 100%;" controls="controls">${inner}</audio>`;
+  return `<div style="width: 640px;" class="wp-video">${shim}<video class="wp-video-shortcode" id="video-${post.id}-${instance}" width="640" height="360" preload="metadata" controls="controls">${inner}</video></div>`;
+}
+
 /**
- * prepend_attachment's paragraph, which core's the_content filter puts before an attachment's description:
- * a link to the file around its medium size (wp_get_attachment_image with srcset), or around its title.
+ * prepend_attachment's markup, which core's the_content filter puts before an attachment's description: an audio
+ * or video player, or a paragraph with a link to the file around its medium size (wp_get_attachment_image with
+ * srcset), or around its title.
  */
-export function attachmentParagraph(post: PostRow, source: string, urlOf: (file: string) => string) {
+export function prependAttachment(
+  post: PostRow,
+  source: string,
+  urlOf: (file: string) => string,
+  count: PlayerCount,
+) {
+  const kind = post.mime_type.split('/')[0];
+  if (kind === 'audio' || kind === 'video') return player(post, kind, source, count);
   const media = post.media;
   let text = '';
-  if (media?.width && media.height && post.mime_type.startsWith('image/')) {
+  if (media?.width && media.height && kind === 'image') {
     const medium = media.sizes?.find((s) => s.name === 'medium');
     const [src, width, height] = medium
       ? [urlOf(medium.file), medium.width, medium.height]
@@ -96,4 +132,12 @@ export function attachmentParagraph(post: PostRow, source: string, urlOf: (file:
     text = escAttr(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
   }
   return `<p class="attachment"><a href='${escUrl(source)}'>${text}</a></p>`;
+}
+
+/** wp_trim_excerpt's words: the text of rendered HTML (scripts and styles dropped), its first 55 words. */
+export function excerptWords(html: string) {
+  const text = stripTags(html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, ''), '').trim();
+  const words = text.split(/[\n\r\t ]+/).filter(Boolean);
+  if (words.length === 0) return '';
+  return words.slice(0, 55).join(' ') + (words.length > 55 ? ' [&hellip;]' : '');
 }

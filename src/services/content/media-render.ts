@@ -1,7 +1,7 @@
 import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
 import { texturize } from './render-text.js';
 import { emptyImageMeta, type ImageMeta } from './image-meta.js';
-import { attachmentParagraph } from './media-html.js';
+import { excerptWords, newPlayerCount, type PlayerCount, prependAttachment } from './media-html.js';
 import type { MediaInfo, PostRow } from './store.js';
 
 /** Where a stored file is served: set by media.ts for the configured object store. */
@@ -49,8 +49,11 @@ function mediaDetails(post: PostRow, site: Site, source: string): Record<string,
   };
 }
 
-/** An attachment as core's media controller shows it. */
-export function renderMedia(post: PostRow, site: Site, context: Context) {
+/**
+ * An attachment as core's media controller shows it. `players` counts the audio and video players rendered so far
+ * in this request (core numbers them in their ids).
+ */
+export function renderMedia(post: PostRow, site: Site, context: Context, players = newPlayerCount()) {
   const media = post.media ?? { key: '', file: '', filesize: 0, alt_text: '' };
   const self = `${site.api}/wp/v2/media/${post.id}`;
   const guid = `${site.url}/?attachment_id=${post.id}`;
@@ -67,7 +70,17 @@ export function renderMedia(post: PostRow, site: Site, context: Context) {
     replies: [{ embeddable: true, href: `${site.api}/wp/v2/comments?post=${post.id}` }],
     curies: curies,
   };
-  const caption = raw({ rendered: post.excerpt ? texturize(renderHtml(post.excerpt)) : '' }, post.excerpt);
+  const urlOf = (file: string) => sizeUrl(media, file, site);
+  // the_content: the attachment's own markup, then the description (rendered only where the context shows it).
+  const described = (count: PlayerCount) =>
+    `${prependAttachment(post, source, urlOf, count)}\n${texturize(renderHtml(post.content))}`;
+  const description = context === 'embed' ? '' : described(players);
+  // An empty caption is core's generated excerpt: the_content again (another player), cut to 55 words.
+  const words = post.excerpt.trim() ? '' : excerptWords(described(players));
+  const captionHtml = post.excerpt.trim()
+    ? texturize(renderHtml(post.excerpt))
+    : words && `<p>${texturize(words)}</p>\n`;
+  const caption = raw({ rendered: captionHtml }, post.excerpt);
   const title = raw({ rendered: texturize(post.title) }, post.title);
   if (context === 'embed')
     return {
@@ -103,12 +116,7 @@ export function renderMedia(post: PostRow, site: Site, context: Context) {
     ping_status: post.ping_status,
     template: post.template,
     meta: {},
-    description: raw(
-      {
-        rendered: `${attachmentParagraph(post, source, (file) => sizeUrl(media, file, site))}\n${texturize(renderHtml(post.content))}`,
-      },
-      post.content,
-    ),
+    description: raw({ rendered: description }, post.content),
     caption,
     alt_text: media.alt_text,
     media_type: mediaTypeOf(post.mime_type),

@@ -12,7 +12,8 @@ import {
   safeName,
   UploadBody,
 } from './media-upload.js';
-import { imageTypeOf, mediaKeys, storeMediaFiles, titleAndCaption } from './media-files.js';
+import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
+import { newPlayerCount, type PlayerCount } from './media-html.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
@@ -35,6 +36,8 @@ const base = '/wp-json/wp/v2/media';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['media'];
 const text = (v: string | { raw: string } | undefined) => (typeof v === 'object' ? v.raw : v);
+/** Audio and video players rendered so far, per request: core numbers them through a whole answer. */
+const players = new WeakMap<FastifyRequest, PlayerCount>();
 
 /** `/wp/v2/media`: attachments, their files in the object store (embedded or S3). */
 export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPluginAsync {
@@ -82,29 +85,13 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       return post.status === 'inherit' || canRead(caller(request), post);
     };
     const respond = (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
-      const body = renderMedia(post, siteOf(request), context) as Record<string, unknown>;
+      const count = players.get(request) ?? newPlayerCount();
+      players.set(request, count);
+      const body = renderMedia(post, siteOf(request), context, count) as Record<string, unknown>;
       return fields?.length ? pickFields(body, fields) : body;
     };
 
-    if (objects instanceof LocalObjectStore)
-      app.get('/wp-content/uploads/*', { schema: { hide: true } }, async (request, reply) => {
-        const rest = (request.params as { '*': string })['*'];
-        const file = await objects.find(`content/uploads/${rest}`);
-        if (!file)
-          throw restError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
-        const [row] = (
-          await store.db.query<{ mime_type: string }>(
-            `SELECT mime_type FROM content.posts WHERE type = 'attachment' AND media->>'key' = $1`,
-            [`content/uploads/${rest}`],
-          )
-        ).rows;
-        reply
-          .type(row?.mime_type || imageTypeOf(rest) || 'application/octet-stream')
-          .header('content-length', file.size)
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox");
-        return reply.send(objects.open(file));
-      });
+    if (objects instanceof LocalObjectStore) serveUploads(app, objects, store.db);
 
     app.get(
       base,
