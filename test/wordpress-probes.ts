@@ -223,6 +223,12 @@ const [photo, diagram, exif] = await Promise.all([
   exifPhoto(),
 ]);
 
+/** An MPEG audio frame behind an ID3 tag: enough for WordPress's file type check to take it as an MP3. */
+const song = Buffer.from(
+  'SUQzAwAAAAAAAP/7kGQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  'base64',
+);
+
 /** Writes, then reads of what they stored; both sites start from the same seed, so ids line up. */
 export const writes: Probe[] = [
   { method: 'POST', path: `${v2}/posts`, body: { title: 'Anonymous' } },
@@ -303,7 +309,7 @@ export const writes: Probe[] = [
   admin('DELETE', '/media/49'),
   admin('DELETE', '/media/49?force=true'),
   // photo-sized images: their resized copies, image_meta and description (ids 51–53: the featured_media
-  // update above saved post 2's first revision as 50)
+  // update above saved post 2's first revision as 50), then two MP3s (54, 55) for core's audio players
   {
     method: 'POST',
     path: `${v2}/media`,
@@ -323,6 +329,19 @@ export const writes: Probe[] = [
     as: 'admin',
     file: { name: 'exif.jpg', type: 'image/jpeg', data: exif },
   },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'song.mp3', type: 'audio/mpeg', data: song },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media?caption=Liner%20notes`,
+    as: 'admin',
+    file: { name: 'song.mp3', type: 'audio/mpeg', data: song },
+  },
+  get('/media?media_type=audio&orderby=id&order=asc'),
   get('/media/51'),
   get('/media/52'),
   get('/media?include=51,52,53&orderby=id&order=asc'),

@@ -77,6 +77,8 @@ describe('media', () => {
       }),
     );
     assert.match(again.media_details.file, /My-Photo-1\.gif$/);
+    // Its title and slug come from the name it was stored under, as core's.
+    assert.deepEqual([again.title.raw, again.slug], ['My-Photo-1', 'my-photo-1']);
     const read = json(await t.app.inject({ method: 'GET', url: `${api}/media/${media.id}` }));
     assert.equal(read.source_url, media.source_url);
     assert.equal(read.post, null);

@@ -274,7 +274,9 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
         const file = await media.uniqueFile(folder, fileName, checked.mime.startsWith('image/'));
         const stored = await storeMediaFiles(objects, file, data, checked.mime, checked);
-        const stem = fileName.includes('.') ? fileName.slice(0, fileName.lastIndexOf('.')) : fileName;
+        // The default title is the stored name without its extension (`photo-1` for a second photo.png), as core's.
+        const storedName = file.slice(file.lastIndexOf('/') + 1);
+        const stem = storedName.includes('.') ? storedName.slice(0, storedName.lastIndexOf('.')) : storedName;
         const { title, caption } = titleAndCaption(stored.image_meta, fields.title, fields.excerpt);
         const post = await store.savePost({
           type: 'attachment',
