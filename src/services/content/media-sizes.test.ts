@@ -230,6 +230,10 @@ describe('media sizes', () => {
     const shot = json(await upload(small, 'image/jpeg', 'shot.jpg'));
     assert.match(shot.media_details.file, /\/shot-1\.jpg$/);
     assert.equal(shot.media_details.sizes.thumbnail.file, 'shot-1-150x150.jpg');
+    // An upper-case extension is stored in lower case, as core does.
+    const upper = json(await upload(small, 'image/jpeg', 'Upper.JPG'));
+    assert.match(upper.media_details.file, /\/Upper\.jpg$/);
+    assert.equal(upper.media_details.sizes.thumbnail.file, 'Upper-150x150.jpg');
     // And a name already used by a copy is not taken either.
     const again = json(await upload(small, 'image/jpeg', 'shot-1-150x150.jpg'));
     assert.match(again.media_details.file, /\/shot-1-150x150-1\.jpg$/);

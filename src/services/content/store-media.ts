@@ -14,7 +14,8 @@ export class MediaStore {
   async uniqueFile(folder: string, name: string, isImage = false) {
     const dot = name.lastIndexOf('.');
     const stem = dot > 0 ? name.slice(0, dot) : name;
-    const ext = dot > 0 ? name.slice(dot) : '';
+    // core stores the extension in lower case (wp_unique_filename), as the copies' names have it.
+    const ext = dot > 0 ? name.slice(dot).toLowerCase() : '';
     const { rows } = await this.db.query<{ files: string[] }>(
       `SELECT ARRAY[media->>'file', $2 || (media->>'original_image')]
               || ARRAY(SELECT $2 || (s->>'file') FROM jsonb_array_elements(COALESCE(media->'sizes', '[]')) s) AS files
@@ -26,12 +27,12 @@ export class MediaStore {
       if (taken.has(`${folder}/${candidate}${ext}`)) return false;
       if (!isImage) return true;
       const copy = new RegExp(
-        `^${escapeRegExp(`${folder}/${candidate}`)}-(\\d+x\\d+|scaled)${escapeRegExp(ext.toLowerCase())}$`,
+        `^${escapeRegExp(`${folder}/${candidate}`)}-(\\d+x\\d+|scaled)${escapeRegExp(ext)}$`,
         'i',
       );
       return ![...taken].some((file) => copy.test(file));
     };
-    if (free(stem)) return `${folder}/${name}`;
+    if (free(stem)) return `${folder}/${stem}${ext}`;
     for (let n = 1; ; n++) if (free(`${stem}-${n}`)) return `${folder}/${stem}-${n}${ext}`;
   }
 }
