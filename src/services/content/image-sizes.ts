@@ -141,9 +141,11 @@ export async function makeImageSizes(
   // Orientations 5 to 8 turn the picture a quarter: its upright width is the stored height.
   const [width, height] =
     orientation >= 5 && orientation <= 8 ? [storedHeight, storedWidth] : [storedWidth, storedHeight];
-  // Animated GIFs would be resized frame by frame; core's GD editor keeps the first frame only.
+  // Animated GIFs would be resized frame by frame; core's GD editor keeps the first frame only. A truncated JPEG
+  // is resized as far as it decodes, as GD's libjpeg does; GD refuses other damaged images, and so does sharp.
+  const failOn = mime === 'image/jpeg' ? 'none' : 'warning';
   const source = () => {
-    const image = sharp(data, { animated: false });
+    const image = sharp(data, { animated: false, failOn });
     return result.rotated ? image.rotate() : image;
   };
   if (mime !== 'image/png' && (width > bigImageThreshold || height > bigImageThreshold)) {

@@ -239,6 +239,27 @@ describe('media sizes', () => {
     assert.match(again.media_details.file, /\/shot-1-150x150-1\.jpg$/);
   });
 
+  test('a truncated JPEG is resized as far as it decodes; a PNG that does not decode keeps no copies', async () => {
+    // As WordPress with GD: the JPEG's header (and size) survives and the rest is filled in; the PNG fails.
+    const photo = await gradient(1200, 800).jpeg().toBuffer();
+    const truncated = json(await upload(photo.subarray(0, 4000), 'image/jpeg', 'truncated.jpg'));
+    assert.deepEqual(Object.keys(truncated.media_details.sizes), [
+      'medium',
+      'large',
+      'thumbnail',
+      'medium_large',
+      'full',
+    ]);
+    await assertStoredSizes(truncated.media_details.sizes, 'jpeg');
+    const png = await gradient(400, 300).png().toBuffer();
+    const garbled = Buffer.concat([png.subarray(0, 200), Buffer.alloc(2000, 7)]);
+    const res = await upload(garbled, 'image/png', 'garbled.png');
+    assert.equal(res.statusCode, 201);
+    const details = json(res).media_details;
+    assert.deepEqual([details.width, details.height, details.filesize, details.sizes], [400, 300, 2200, {}]);
+    assert.deepEqual((await fetchFile(json(res).source_url)).body, garbled);
+  });
+
   test('deleting an attachment (force) deletes its file and every copy', async () => {
     const media = json(await upload(await gradient(800, 600).webp().toBuffer(), 'image/webp', 'gone.webp'));
     const urls = Object.values(media.media_details.sizes).map((s: Json) => s.source_url as string);
