@@ -36,3 +36,25 @@ export const exifPhoto = () =>
       },
     })
     .toBuffer();
+
+/**
+ * `jpeg` with an IPTC block (a Photoshop APP13 segment after the start marker), from `[dataset, value]` pairs of
+ * record 2 (`[105, 'Headline']`, `[25, 'keyword']`…): sharp writes no IPTC of its own.
+ */
+export function withIptc(jpeg: Buffer, datasets: [number, string][]) {
+  const records = Buffer.concat(
+    datasets.map(([dataset, value]) => {
+      const bytes = Buffer.from(value, 'utf8');
+      const head = Buffer.from([0x1c, 2, dataset, bytes.length >> 8, bytes.length & 0xff]);
+      return Buffer.concat([head, bytes]);
+    }),
+  );
+  const padded = records.length % 2 ? Buffer.concat([records, Buffer.alloc(1)]) : records;
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(records.length);
+  const resource = Buffer.concat([Buffer.from('8BIM'), Buffer.from([4, 4, 0, 0]), size, padded]);
+  const payload = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resource]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(payload.length + 2);
+  return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xed]), length, payload, jpeg.subarray(2)]);
+}

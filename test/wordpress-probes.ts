@@ -1,4 +1,4 @@
-import { exifPhoto, gradient } from './images.js';
+import { exifPhoto, gradient, withIptc } from './images.js';
 import type { Probe } from './wordpress-compare.js';
 
 /** The requests the differential test sends to WordPress and to backlot, in order (writes come last). */
@@ -216,11 +216,26 @@ export const reads: Probe[] = [
   signedIn('subscriber', 'GET', '/settings'),
 ];
 
-/** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG and a JPEG with EXIF. */
-const [photo, diagram, exif] = await Promise.all([
+/** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
+const [photo, diagram, exif, iptc] = await Promise.all([
   gradient(1200, 800).jpeg().toBuffer(),
   gradient(400, 300).png().toBuffer(),
   exifPhoto(),
+  gradient(320, 240)
+    .jpeg()
+    .toBuffer()
+    .then((jpeg) =>
+      withIptc(jpeg, [
+        [105, 'Sunset'],
+        [120, 'Over the sea & sand'],
+        [80, 'Bo Example'],
+        [116, '(c) Bo'],
+        [25, 'sea'],
+        [25, 'sun'],
+        [55, '20240102'],
+        [60, '030405+0200'],
+      ]),
+    ),
 ]);
 
 /** An MPEG audio frame behind an ID3 tag: enough for WordPress's file type check to take it as an MP3. */
@@ -309,7 +324,7 @@ export const writes: Probe[] = [
   admin('DELETE', '/media/49'),
   admin('DELETE', '/media/49?force=true'),
   // photo-sized images: their resized copies, image_meta and description (ids 51–53: the featured_media
-  // update above saved post 2's first revision as 50), then two MP3s (54, 55) for core's audio players
+  // update above saved post 2's first revision as 50), two MP3s (54, 55) for core's audio players, IPTC (56)
   {
     method: 'POST',
     path: `${v2}/media`,
@@ -342,6 +357,12 @@ export const writes: Probe[] = [
     file: { name: 'song.mp3', type: 'audio/mpeg', data: song },
   },
   get('/media?media_type=audio&orderby=id&order=asc'),
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'iptc.jpg', type: 'image/jpeg', data: iptc },
+  },
   get('/media/51'),
   get('/media/52'),
   get('/media?include=51,52,53&orderby=id&order=asc'),

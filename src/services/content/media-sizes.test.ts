@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { api, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
-import { exifPhoto, gradient } from '../../../test/images.js';
+import { exifPhoto, gradient, withIptc } from '../../../test/images.js';
 import { multipart, png, storeEnv } from '../../../test/profiles.js';
 
 // What WordPress 6.1 with GD makes of the same uploads (measured on the Debian package, see the differential
@@ -174,6 +174,30 @@ describe('media sizes', () => {
       orientation: '1',
       keywords: [],
     });
+  });
+
+  test('IPTC of a JPEG (title, caption, credit, copyright, keywords, date) becomes image_meta too', async () => {
+    const jpeg = withIptc(await gradient(320, 240).jpeg().toBuffer(), [
+      [105, 'Sunset'],
+      [120, 'Over the sea & sand'],
+      [80, 'Bo Example'],
+      [116, '(c) Bo'],
+      [25, 'sea'],
+      [25, 'sun'],
+      [55, '20240102'],
+      [60, '030405+0200'],
+    ]);
+    const media = json(await upload(jpeg, 'image/jpeg', 'iptc.jpg'));
+    assert.deepEqual(media.media_details.image_meta, {
+      ...zeroMeta,
+      credit: 'Bo Example',
+      caption: 'Over the sea &amp; sand',
+      created_timestamp: '1704157445',
+      copyright: '(c) Bo',
+      title: 'Sunset',
+      keywords: ['sea', 'sun'],
+    });
+    assert.deepEqual([media.title.raw, media.caption.raw], ['Sunset', 'Over the sea &amp; sand']);
   });
 
   test('a JPEG over 2560 px is scaled to name-scaled.jpg; its sizes come from the original', async () => {
