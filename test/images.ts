@@ -58,3 +58,20 @@ export function withIptc(jpeg: Buffer, datasets: [number, string][]) {
   length.writeUInt16BE(payload.length + 2);
   return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xed]), length, payload, jpeg.subarray(2)]);
 }
+
+/** A `width`×`height` 24-bit BMP (sharp writes none), its pixels a repeating byte pattern. */
+export function bmp(width: number, height: number) {
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const file = Buffer.alloc(54 + row * height);
+  file.write('BM', 0, 'latin1');
+  file.writeUInt32LE(file.length, 2);
+  file.writeUInt32LE(54, 10);
+  file.writeUInt32LE(40, 14);
+  file.writeInt32LE(width, 18);
+  file.writeInt32LE(height, 22);
+  file.writeUInt16LE(1, 26);
+  file.writeUInt16LE(24, 28);
+  file.writeUInt32LE(row * height, 34);
+  for (let i = 54; i < file.length; i++) file[i] = i % 251;
+  return file;
+}

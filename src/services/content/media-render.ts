@@ -1,6 +1,7 @@
 import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
 import { texturize } from './render-text.js';
 import { emptyImageMeta, type ImageMeta } from './image-meta.js';
+import { registeredSizes, resizeDimensions } from './image-sizes.js';
 import { excerptWords, newPlayerCount, type PlayerCount, prependAttachment } from './media-html.js';
 import type { MediaInfo, PostRow } from './store.js';
 
@@ -47,6 +48,25 @@ function mediaDetails(post: PostRow, site: Site, source: string): Record<string,
     image_meta: meta,
     ...(media.original_image ? { original_image: media.original_image } : {}),
   };
+}
+
+/** get_intermediate_image_sizes' order, which wp_get_missing_image_subsizes lists in. */
+const sizeOrder = ['thumbnail', 'medium', 'medium_large', 'large', '1536x1536', '2048x2048'];
+
+/**
+ * wp_get_missing_image_subsizes: the registered sizes the image is large enough for and has no copy of (a BMP's,
+ * which cannot be resized; or an image stored before copies were made).
+ */
+function missingSizes(post: PostRow): string[] {
+  const media = post.media;
+  if (mediaTypeOf(post.mime_type) !== 'image' || !media?.width || !media.height) return [];
+  const { width, height } = media;
+  const made = new Set(media.sizes?.map((size) => size.name));
+  const rules = new Map(registeredSizes);
+  return sizeOrder.filter((name) => {
+    const rule = rules.get(name);
+    return rule && !made.has(name) && resizeDimensions(width, height, rule);
+  });
 }
 
 /**
@@ -124,7 +144,7 @@ export function renderMedia(post: PostRow, site: Site, context: Context, players
     media_details: details,
     post: post.parent || null,
     source_url: source,
-    ...(edit ? { missing_image_sizes: [] } : {}),
+    ...(edit ? { missing_image_sizes: missingSizes(post) } : {}),
     _links: links,
   };
 }

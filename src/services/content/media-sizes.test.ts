@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { api, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
-import { exifPhoto, gradient, withIptc } from '../../../test/images.js';
+import { bmp, exifPhoto, gradient, withIptc } from '../../../test/images.js';
 import { multipart, png, storeEnv } from '../../../test/profiles.js';
 
 // What WordPress 6.1 with GD makes of the same uploads (measured on the Debian package, see the differential
@@ -150,6 +150,16 @@ describe('media sizes', () => {
     assert.equal(
       dot.description.rendered,
       `<p class="attachment"><a href='${dot.source_url}'><img width="1" height="1" src="${dot.source_url}" class="attachment-medium size-medium" alt="" decoding="async" loading="lazy" /></a></p>\n`,
+    );
+  });
+
+  test('a BMP gets no copies (GD cannot resize it): missing_image_sizes names those it could have', async () => {
+    const media = json(await upload(bmp(400, 300), 'image/bmp', 'pic.bmp'));
+    assert.deepEqual(media.media_details.sizes, {});
+    assert.deepEqual(media.missing_image_sizes, ['thumbnail', 'medium']);
+    assert.equal(
+      media.description.rendered,
+      `<p class="attachment"><a href='${media.source_url}'><img width="300" height="225" src="${media.source_url}" class="attachment-medium size-medium" alt="" decoding="async" loading="lazy" /></a></p>\n`,
     );
   });
 
