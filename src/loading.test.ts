@@ -20,6 +20,7 @@ const heavy = {
   PGlite: /\/node_modules\/@electric-sql\/pglite\//,
   pg: /\/node_modules\/pg\//,
   fastify: /\/node_modules\/fastify\//,
+  sharp: /\/node_modules\/(sharp|@img)\//,
 };
 
 let runs = 0;
@@ -78,7 +79,7 @@ describe('what the command line loads', () => {
         files.some((f) => f.endsWith('/src/cli.ts')),
         'the log saw the program itself',
       );
-      assertNotLoaded(files, ['graphql', 'the S3 SDK', 'PGlite', 'pg', 'fastify'], flag);
+      assertNotLoaded(files, ['graphql', 'the S3 SDK', 'PGlite', 'pg', 'fastify', 'sharp'], flag);
       assert.equal(
         files.find((f) => /\/src\/services\/\w+\/index\.ts$/.test(f)),
         undefined,
@@ -119,6 +120,14 @@ describe('what the command line loads', () => {
       'PGlite loaded',
     );
     assertNotLoaded(files, ['the S3 SDK', 'pg'], 'serve profiles without STORAGE_*');
+  });
+
+  test('serve content loads the content service but not sharp: images load it on their first upload', async () => {
+    const files = await loaded(sources, ['serve', 'content', '--port', '0', '--host', '127.0.0.1'], {
+      until: 'docs http',
+    });
+    assert.ok(files.some((f) => serviceModule('content').test(f)));
+    assertNotLoaded(files, ['graphql', 'the S3 SDK', 'pg', 'sharp'], 'serve content');
   });
 
   test('an operator command loads neither GraphQL nor the S3 SDK', async () => {

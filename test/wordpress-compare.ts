@@ -9,8 +9,11 @@ export interface Probe {
   /** Sent as JSON, or as a form when `form` is set (an object or `[name, value]` pairs), or as raw text. */
   body?: unknown;
   form?: boolean;
-  /** A media upload: the raw body with `Content-Disposition`, or a multipart form whose `file` part is the file. */
-  file?: { name: string; type: string; multipart?: boolean };
+  /**
+   * A media upload: the raw body with `Content-Disposition`, or a multipart form whose `file` part is the file;
+   * its bytes are `data`, or a 1×1 PNG or a short text by `type`.
+   */
+  file?: { name: string; type: string; multipart?: boolean; data?: Buffer };
 }
 
 /** A 1×1 PNG, and the text file uploads send. */
@@ -82,7 +85,7 @@ export async function ask(
   else if (probe.as) headers.authorization = authorizations[probe.as] ?? '';
   let body: string | Buffer | FormData | undefined;
   if (probe.file) {
-    const bytes = uploads[probe.file.type] ?? Buffer.alloc(0);
+    const bytes = probe.file.data ?? uploads[probe.file.type] ?? Buffer.alloc(0);
     if (probe.file.multipart) {
       const form = new FormData();
       form.append('file', new Blob([bytes], { type: probe.file.type }), probe.file.name);

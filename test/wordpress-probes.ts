@@ -1,3 +1,4 @@
+import { exifPhoto, gradient, withIptc } from './images.js';
 import type { Probe } from './wordpress-compare.js';
 
 /** The requests the differential test sends to WordPress and to backlot, in order (writes come last). */
@@ -215,6 +216,34 @@ export const reads: Probe[] = [
   signedIn('subscriber', 'GET', '/settings'),
 ];
 
+/** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
+const [photo, diagram, exif, iptc] = await Promise.all([
+  gradient(1200, 800).jpeg().toBuffer(),
+  gradient(400, 300).png().toBuffer(),
+  exifPhoto(),
+  gradient(320, 240)
+    .jpeg()
+    .toBuffer()
+    .then((jpeg) =>
+      withIptc(jpeg, [
+        [105, 'Sunset'],
+        [120, 'Over the sea & sand'],
+        [80, 'Bo Example'],
+        [116, '(c) Bo'],
+        [25, 'sea'],
+        [25, 'sun'],
+        [55, '20240102'],
+        [60, '030405+0200'],
+      ]),
+    ),
+]);
+
+/** An MPEG audio frame behind an ID3 tag: enough for WordPress's file type check to take it as an MP3. */
+const song = Buffer.from(
+  'SUQzAwAAAAAAAP/7kGQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  'base64',
+);
+
 /** Writes, then reads of what they stored; both sites start from the same seed, so ids line up. */
 export const writes: Probe[] = [
   { method: 'POST', path: `${v2}/posts`, body: { title: 'Anonymous' } },
@@ -294,6 +323,53 @@ export const writes: Probe[] = [
   get('/posts/2?_embed=wp:featuredmedia'),
   admin('DELETE', '/media/49'),
   admin('DELETE', '/media/49?force=true'),
+  // photo-sized images: their resized copies, image_meta and description (ids 51–53: the featured_media
+  // update above saved post 2's first revision as 50), two MP3s (54, 55) for core's audio players, IPTC (56)
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'photo.jpg', type: 'image/jpeg', data: photo },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'diagram.png', type: 'image/png', multipart: true, data: diagram },
+    body: { title: 'A diagram', alt_text: 'Boxes & arrows' },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'exif.jpg', type: 'image/jpeg', data: exif },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'song.mp3', type: 'audio/mpeg', data: song },
+  },
+  {
+    method: 'POST',
+    path: `${v2}/media?caption=Liner%20notes`,
+    as: 'admin',
+    file: { name: 'song.mp3', type: 'audio/mpeg', data: song },
+  },
+  get('/media?media_type=audio&orderby=id&order=asc'),
+  {
+    method: 'POST',
+    path: `${v2}/media`,
+    as: 'admin',
+    file: { name: 'iptc.jpg', type: 'image/jpeg', data: iptc },
+  },
+  get('/media/51'),
+  get('/media/52'),
+  get('/media?include=51,52,53&orderby=id&order=asc'),
+  admin('POST', '/posts/3', { featured_media: 51 }),
+  get('/posts/3?_embed=wp:featuredmedia'),
+  admin('DELETE', '/media/51?force=true'),
+  get('/posts/3'),
   admin('POST', '/comments', { post: 1, content: 'First!' }),
   admin('POST', '/comments', { post: 1, content: 'First!' }),
   { method: 'POST', path: `${v2}/comments`, body: { post: 1, content: 'Anonymous' } },

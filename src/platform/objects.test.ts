@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { faultyS3Endpoint, startS3, type TestS3 } from '../../test/s3.js';
-import { S3ObjectStore, type S3Settings } from './objects.js';
+import { LocalObjectStore, S3ObjectStore, type S3Settings } from './objects.js';
 
 let s3: TestS3;
 let spool: string;
@@ -94,6 +94,37 @@ describe('S3ObjectStore.put', () => {
     } finally {
       await store.close();
       await watching.close();
+    }
+  });
+});
+
+describe('ObjectStore.delete', () => {
+  test('S3: the object is gone afterwards; a key with no object is not an error', async () => {
+    const store = new S3ObjectStore(settingsFor(s3.endpoint), spool);
+    try {
+      await store.put('gone/photo-150x150.jpg', Readable.from([Buffer.from('bytes')]));
+      const url = `${s3.endpoint}/${s3.bucket}/gone/photo-150x150.jpg`;
+      assert.equal((await fetch(url)).status, 200);
+      await store.delete('gone/photo-150x150.jpg');
+      assert.equal((await fetch(url)).status, 404);
+      await store.delete('gone/never-stored.jpg');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('local: the file is gone afterwards; a key with no file is not an error', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'backlot-objects-test-'));
+    try {
+      const store = new LocalObjectStore(root);
+      await store.put('content/uploads/a.png', Readable.from([Buffer.from('bytes')]));
+      assert.equal((await store.find('content/uploads/a.png'))?.size, 5);
+      await store.delete('content/uploads/a.png');
+      assert.equal(await store.find('content/uploads/a.png'), undefined);
+      await store.delete('content/uploads/never-stored.png');
+      assert.deepEqual(readdirSync(root), []);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout } from 'node:timers/promises';
-import type { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** An S3-compatible bucket (DigitalOcean Spaces, AWS, MinIO, R2, s3rver). */
 export interface S3Settings {
@@ -29,6 +29,8 @@ export interface ObjectStore {
   readonly kind: 'local' | 's3';
   /** Streams the body into the store under `key`; a body that errors leaves nothing stored. */
   put(key: string, body: Readable, options?: PutOptions): Promise<void>;
+  /** Removes the object under `key`; a key with no object is not an error. */
+  delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ export class LocalObjectStore implements ObjectStore {
     return createReadStream(file.path);
   }
 
+  async delete(key: string) {
+    await rm(this.pathOf(key), { force: true });
+  }
+
   async close() {}
 }
 
@@ -104,7 +110,11 @@ export class S3ObjectStore implements ObjectStore {
    * The SDK (a few hundred modules) is imported only once a bucket is configured, while the service starts;
    * a failure to load it is reported by the first upload.
    */
-  private readonly sdk: Promise<{ client: S3Client; Put: typeof PutObjectCommand }>;
+  private readonly sdk: Promise<{
+    client: S3Client;
+    Put: typeof PutObjectCommand;
+    Delete: typeof DeleteObjectCommand;
+  }>;
 
   /** `spoolRoot` is where uploads wait while they are checked; the system's temporary folder by default. */
   constructor(
@@ -114,6 +124,7 @@ export class S3ObjectStore implements ObjectStore {
     this.sdk = import('@aws-sdk/client-s3').then((sdk) => ({
       client: this.createClient(sdk.S3Client),
       Put: sdk.PutObjectCommand,
+      Delete: sdk.DeleteObjectCommand,
     }));
     this.sdk.catch(() => {});
   }
@@ -166,6 +177,11 @@ export class S3ObjectStore implements ObjectStore {
     } finally {
       await rm(spool, { recursive: true, force: true });
     }
+  }
+
+  async delete(key: string) {
+    const { client, Delete } = await this.sdk;
+    await client.send(new Delete({ Bucket: this.settings.bucket, Key: key }));
   }
 
   async close() {

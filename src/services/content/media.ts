@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -13,6 +12,8 @@ import {
   safeName,
   UploadBody,
 } from './media-upload.js';
+import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
+import { newPlayerCount, type PlayerCount } from './media-html.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
@@ -35,6 +36,8 @@ const base = '/wp-json/wp/v2/media';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['media'];
 const text = (v: string | { raw: string } | undefined) => (typeof v === 'object' ? v.raw : v);
+/** Audio and video players rendered so far, per request: core numbers them through a whole answer. */
+const players = new WeakMap<FastifyRequest, PlayerCount>();
 
 /** `/wp/v2/media`: attachments, their files in the object store (embedded or S3). */
 export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPluginAsync {
@@ -52,6 +55,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       coerceIntegers(request.body, ['post', 'author']);
     });
     // Any other media type is the file itself (core's upload_from_data); multipart forms carry it as `file`.
+    // A text file too: Fastify's own text/plain parser would hand over a string, not the bytes.
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: files.maxBytes }, (_r, body, done) =>
       done(null, new UploadBody({ raw: body as Buffer })),
     );
@@ -80,29 +85,13 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       return post.status === 'inherit' || canRead(caller(request), post);
     };
     const respond = (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
-      const body = renderMedia(post, siteOf(request), context) as Record<string, unknown>;
+      const count = players.get(request) ?? newPlayerCount();
+      players.set(request, count);
+      const body = renderMedia(post, siteOf(request), context, count) as Record<string, unknown>;
       return fields?.length ? pickFields(body, fields) : body;
     };
 
-    if (objects instanceof LocalObjectStore)
-      app.get('/wp-content/uploads/*', { schema: { hide: true } }, async (request, reply) => {
-        const rest = (request.params as { '*': string })['*'];
-        const file = await objects.find(`content/uploads/${rest}`);
-        if (!file)
-          throw restError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
-        const [row] = (
-          await store.db.query<{ mime_type: string }>(
-            `SELECT mime_type FROM content.posts WHERE type = 'attachment' AND media->>'key' = $1`,
-            [`content/uploads/${rest}`],
-          )
-        ).rows;
-        reply
-          .type(row?.mime_type || 'application/octet-stream')
-          .header('content-length', file.size)
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox");
-        return reply.send(objects.open(file));
-      });
+    if (objects instanceof LocalObjectStore) serveUploads(app, objects, store.db);
 
     app.get(
       base,
@@ -283,31 +272,26 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const fields = await writeFields(request, { ...request.query, ...body.fields });
         const now = new Date();
         const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-        const file = await media.uniqueFile(folder, fileName);
-        const key = `content/uploads/${file}`;
-        await objects.put(key, Readable.from([data]), { contentType: checked.mime });
-        const stem = fileName.includes('.') ? fileName.slice(0, fileName.lastIndexOf('.')) : fileName;
+        const file = await media.uniqueFile(folder, fileName, checked.mime.startsWith('image/'));
+        const stored = await storeMediaFiles(objects, file, data, checked.mime, checked);
+        // The default title is the stored name without its extension (`photo-1` for a second photo.png), as core's.
+        const storedName = file.slice(file.lastIndexOf('/') + 1);
+        const stem = storedName.includes('.') ? storedName.slice(0, storedName.lastIndexOf('.')) : storedName;
+        const { title, caption } = titleAndCaption(stored.image_meta, fields.title, fields.excerpt);
         const post = await store.savePost({
           type: 'attachment',
           status: 'inherit',
           author: fields.author ?? user.id,
-          title: fields.title ?? stem,
-          excerpt: fields.excerpt ?? '',
+          title: title || stem,
+          excerpt: caption,
           content: fields.content ?? '',
-          slug: fields.slug ?? slugify(fields.title ?? stem),
+          slug: fields.slug ?? slugify(title || stem),
           parent: fields.parent ?? 0,
           date: fields.date,
           comment_status: fields.comment_status ?? 'open',
           ping_status: fields.ping_status ?? 'closed',
           mime_type: checked.mime,
-          media: {
-            key,
-            file,
-            filesize: data.length,
-            width: checked.width,
-            height: checked.height,
-            alt_text: fields.alt_text ?? '',
-          },
+          media: { ...stored, alt_text: fields.alt_text ?? '' },
         });
         reply.status(201).header('location', `${siteOf(request).api}/wp/v2/media/${post.id}`);
         return respond(request, post, 'edit');
@@ -347,7 +331,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       {
         schema: {
           tags,
-          summary: 'Delete a media item and its file (force=true is required: media has no trash)',
+          summary: 'Delete a media item and its files (force=true is required: media has no trash)',
           params: IdParams,
           querystring: ForceQuery,
           body: Type.Optional(ForceQuery),
@@ -366,6 +350,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           );
         const previous = respond(request, post, 'edit');
         await store.deletePost(post.id);
+        // The file and its copies go with it, as wp_delete_attachment_files removes them.
+        for (const key of post.media ? mediaKeys(post.media) : [])
+          await objects
+            .delete(key)
+            .catch((error) => request.log.warn({ err: error, key }, 'media file not deleted'));
         // Posts that featured it show no image any more, as core's wp_delete_attachment clears _thumbnail_id.
         await store.db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [
           post.id,

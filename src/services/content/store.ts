@@ -1,3 +1,5 @@
+import type { ImageMeta } from './image-meta.js';
+import type { ImageSize } from './image-sizes.js';
 import type { Database, Queryable } from '../../platform/database.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
@@ -12,6 +14,11 @@ export interface MediaInfo {
   width?: number;
   height?: number;
   alt_text: string;
+  /** Resized copies, in the order core made them (a list: jsonb does not keep key order). */
+  sizes?: (ImageSize & { name: string })[];
+  image_meta?: ImageMeta;
+  /** The uploaded file's name when `file` is its `-scaled` copy, as core's `original_image`. */
+  original_image?: string;
 }
 
 export interface UserRow {

@@ -81,6 +81,12 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
       'the index names only what backlot serves: no oEmbed or site-health namespace, no wp-admin page to authorize apps',
   },
   {
+    probe: /\/wp-json\/wp\/v2\/media/,
+    difference: /^value (\[\]\.|previous\.)?media_details\.sizes\.[^.]+\.filesize$/,
+    reason:
+      'resized copies are made by sharp (libvips), not PHP GD: the same sizes and names, encoded to other bytes',
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
