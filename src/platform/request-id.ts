@@ -3,14 +3,18 @@ import type { IncomingMessage } from 'node:http';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
-/** How many ids are made at a time: one call for the random bytes and one pass to spell them. */
-const batch = 256;
+/**
+ * How many ids are made at a time: one call for the random bytes, one pass to spell them and one string. Each id is
+ * a slice of that string (V8 shares the characters), so an id kept somewhere keeps its batch's 4.6 kB with it.
+ */
+const batch = 128;
 const random = Buffer.alloc(16 * batch);
 const spelled = Buffer.alloc(36 * batch);
 const hexDigits = Buffer.from('0123456789abcdef', 'latin1');
+let ids = '';
 let next = batch;
 
-/** Spells the next `batch` random version 4 UUIDs (RFC 9562: version nibble 4, variant bits 10) into `spelled`. */
+/** Spells the next `batch` random version 4 UUIDs (RFC 9562: version nibble 4, variant bits 10) into `ids`. */
 function refill() {
   randomFillSync(random);
   let at = 0;
@@ -25,18 +29,19 @@ function refill() {
       spelled[at++] = hexDigits[byte & 15] as number;
     }
   }
+  ids = spelled.toString('latin1');
   next = 0;
 }
 
 /**
- * A random UUID (version 4), like crypto.randomUUID, but read out of a batch spelled in advance as one flat string:
- * randomUUID builds its string from 20 pieces, which every later use (header validation, the response head) must
- * flatten again, and that cost a few percent of posts' fastest answers.
+ * A random UUID (version 4), like crypto.randomUUID, but cut out of a batch spelled in advance: randomUUID builds
+ * its string from 20 pieces, which every later use (header validation, the response head) must flatten again,
+ * and that cost a few percent of posts' fastest answers.
  */
 export function newRequestId(): string {
   if (next === batch) refill();
   const start = 36 * next++;
-  return spelled.toString('latin1', start, start + 36);
+  return ids.slice(start, start + 36);
 }
 
 /** The client's x-request-id when it is a sane token, else a fresh UUID. */
