@@ -101,8 +101,8 @@ export function bodyOf(payload: unknown): unknown {
  * happen when someone reads the journal, not on every request. Bodies (opt-in) arrive already redacted.
  */
 export interface RecordedRequest {
-  /** Arrival, in epoch milliseconds. */
-  at: number;
+  /** Arrival, as `performance.now()` (made a date when the journal is read). */
+  arrived: number;
   method: string;
   url: string;
   status: number;
@@ -116,10 +116,13 @@ export interface RecordedRequest {
 
 type Stored = RecordedRequest & { seq: number };
 
+/** Constant for the life of the process; the getter is not free, so it is read once. */
+const timeOrigin = performance.timeOrigin;
+
 function entryOf(stored: Stored, bodies: boolean): JournalEntry {
   const entry: JournalEntry = {
     seq: stored.seq,
-    time: new Date(stored.at).toISOString(),
+    time: new Date(timeOrigin + stored.arrived).toISOString(),
     method: stored.method,
     path: pathOf(stored.url),
     query: queryOf(stored.url),
@@ -204,7 +207,7 @@ export function installJournal(
       const arrived = arrivedAt.get(raw) ?? now - reply.elapsedTime;
       const durationMs = now - arrived;
       journal.add({
-        at: performance.timeOrigin + arrived,
+        arrived,
         method: request.method,
         url: raw.url ?? '/',
         status: reply.statusCode,

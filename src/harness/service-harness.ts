@@ -139,7 +139,7 @@ function tryFastPath(
   const { journal } = harness;
   if (journal.settings.size === 0 || !journalled(req.url)) return;
   journal.add({
-    at: performance.timeOrigin + started,
+    arrived: started,
     method: req.method ?? 'GET',
     url: req.url ?? '/',
     status: res.statusCode,

@@ -16,11 +16,23 @@ export function commonHeaders(req: IncomingMessage, id: string, policy: CorsPoli
   return corsHeaders(policy, req.headers.origin, expose, { 'x-request-id': id });
 }
 
+/** An answer's heads for the three CORS cases, each with the request's own values written in per request. */
+interface Heads {
+  vary: string;
+  refused?: string[];
+  echoed?: string[];
+  plain?: string[];
+}
+
 /**
- * `commonHeaders` for the fast path: the same names, values and order, as the flat list `res.writeHead` takes,
- * so an answer's head is one array and no header object is built, grown and walked per request.
+ * `commonHeaders` for the fast path: the same names, values and order, as the flat list `res.writeHead` takes.
+ * One list is kept per answer and CORS case, and only the request id (and the echoed Origin) are written into it
+ * per request: writeHead reads the list synchronously and keeps nothing of it, so nothing is built per request.
  */
 export class CommonHead {
+  /** Keyed by the answer's own list (`rest`), which its owner keeps for as long as the answer lives. */
+  private readonly heads = new WeakMap<readonly string[], Heads>();
+
   constructor(
     private readonly policy: CorsPolicy,
     private readonly expose: string,
@@ -28,34 +40,43 @@ export class CommonHead {
 
   /** The common headers then `rest` (name, value, name, value…); `vary` replaces commonHeaders' `Origin`. */
   list(req: IncomingMessage, id: string, vary: string, rest: readonly string[]): string[] {
+    let heads = this.heads.get(rest);
+    if (heads === undefined || heads.vary !== vary) {
+      heads = { vary };
+      this.heads.set(rest, heads);
+    }
     const origin = req.headers.origin;
     let head: string[];
-    if (!originAllowed(this.policy, origin)) head = ['x-request-id', id, 'vary', vary];
-    else if (origin)
-      head = [
+    if (!originAllowed(this.policy, origin))
+      head = heads.refused ??= ['x-request-id', '', 'vary', vary, ...rest];
+    else if (origin) {
+      head = heads.echoed ??= [
         'x-request-id',
-        id,
+        '',
         'access-control-allow-origin',
-        origin,
+        '',
         'access-control-allow-credentials',
         'true',
         'access-control-expose-headers',
         this.expose,
         'vary',
         vary,
+        ...rest,
       ];
-    else
-      head = [
+      head[3] = origin;
+    } else
+      head = heads.plain ??= [
         'x-request-id',
-        id,
+        '',
         'access-control-allow-credentials',
         'true',
         'access-control-expose-headers',
         this.expose,
         'vary',
         vary,
+        ...rest,
       ];
-    for (let i = 0; i < rest.length; i++) head.push(rest[i] as string);
+    head[1] = id;
     return head;
   }
 }

@@ -113,6 +113,28 @@ describe('posts fast path', () => {
     assert.match(noOrigin.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
   });
 
+  test('interleaved requests for one answer each get their own request id and Origin, none of the last', async () => {
+    const asked: Array<Record<string, string>> = [
+      { 'x-request-id': 'first', origin: 'https://a.example' },
+      {},
+      { 'x-request-id': 'third' },
+      { origin: 'http://localhost:5173' },
+      { 'x-request-id': 'fifth', origin: 'https://b.example' },
+    ];
+    const answers = await Promise.all(asked.map((headers) => overHttp('GET', '/posts/2', headers)));
+    const seenIds = new Set<string>();
+    for (const [i, res] of answers.entries()) {
+      const sent = asked[i] as Record<string, string>;
+      const id = res.headers['x-request-id'] ?? '';
+      if (sent['x-request-id']) assert.equal(id, sent['x-request-id']);
+      else assert.match(id, /^[0-9a-f-]{36}$/);
+      seenIds.add(id);
+      assert.equal(res.headers['access-control-allow-origin'], sent.origin, `answer ${i}`);
+      assert.equal(JSON.parse(res.body.toString()).id, 2);
+    }
+    assert.equal(seenIds.size, asked.length);
+  });
+
   test('conditional requests, queries, HEAD, the home page and unknown ids go to the routes', async () => {
     const { headers } = await overHttp('GET', '/posts/1', {});
     const cases: Array<[string, string, Record<string, string>, number]> = [
