@@ -1,3 +1,4 @@
+import type sharpModule from 'sharp';
 import type { Sharp } from 'sharp';
 
 /** One resized copy, as wp_generate_attachment_metadata keeps it (`mime-type` becomes `mime_type` in REST). */
@@ -116,6 +117,26 @@ function encode(image: Sharp, mime: string) {
 }
 
 /**
+ * Larger pictures are kept without copies: decoding one takes gigabytes (a 268-megapixel PNG, sharp's own limit,
+ * compresses to kilobytes), which would take a small container's whole memory.
+ */
+const maxInputPixels = 100_000_000;
+
+let sharpLoaded: Promise<typeof sharpModule> | undefined;
+
+/**
+ * sharp, loaded on the first image upload. libvips' operation cache is off: it keeps up to 50 MB of decoded
+ * images for a server that resizes each upload once.
+ */
+export function loadSharp() {
+  sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
+
+/**
  * wp_create_image_subsizes with sharp in place of GD: each registered size smaller than the original, named
  * `name-WxH.ext` as core does; JPEG, WebP and GIF originals over 2560 px are scaled to `name-scaled.ext` first
  * (sizes are still made from the original). A JPEG whose EXIF orientation is not 1 is turned upright first, into
@@ -131,7 +152,7 @@ export async function makeImageSizes(
   const { width: storedWidth, height: storedHeight } = size;
   const result: ProcessedImage = { width: storedWidth, height: storedHeight, rotated: false, sizes: [] };
   if (!resizable.has(mime) || storedWidth <= 0 || storedHeight <= 0) return result;
-  const { default: sharp } = await import('sharp');
+  const sharp = await loadSharp();
   const dot = fileName.lastIndexOf('.');
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const ext = dot > 0 ? fileName.slice(dot + 1).toLowerCase() : '';
@@ -145,7 +166,7 @@ export async function makeImageSizes(
   // is resized as far as it decodes, as GD's libjpeg does; GD refuses other damaged images, and so does sharp.
   const failOn = mime === 'image/jpeg' ? 'none' : 'warning';
   const source = () => {
-    const image = sharp(data, { animated: false, failOn });
+    const image = sharp(data, { animated: false, failOn, limitInputPixels: maxInputPixels });
     return result.rotated ? image.rotate() : image;
   };
   if (mime !== 'image/png' && (width > bigImageThreshold || height > bigImageThreshold)) {

@@ -4,8 +4,8 @@ import type { Database } from '../../platform/database.js';
 import type { LocalObjectStore, ObjectStore } from '../../platform/objects.js';
 import { restError } from './errors.js';
 import { emptyImageMeta, type ImageMeta, imageMeta } from './image-meta.js';
+import { loadSharp, makeImageSizes, type ProcessedImage } from './image-sizes.js';
 import { slugify } from './post-write.js';
-import { makeImageSizes, type ProcessedImage } from './image-sizes.js';
 import type { MediaInfo } from './store.js';
 
 const uploads = 'content/uploads/';
@@ -35,7 +35,7 @@ export async function storeMediaFiles(
   let made: ProcessedImage;
   try {
     if (mime === 'image/jpeg') {
-      const { default: sharp } = await import('sharp');
+      const sharp = await loadSharp();
       const { exif, iptc } = await sharp(data).metadata();
       stored.image_meta = imageMeta(exif, iptc);
     }
