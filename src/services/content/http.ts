@@ -57,7 +57,8 @@ export function paginate(
   const pageUrl = (n: number) => {
     const params = new URLSearchParams(search);
     params.set('page', String(n));
-    return `${site.url}${path}?${params.toString()}`;
+    // add_query_arg writes a parameter without a value bare (`&_embed&page=2`).
+    return `${site.url}${path}?${params.toString().replace(/=(&|$)/g, '$1')}`;
   };
   const links: string[] = [];
   if (page > 1 && page - 1 <= totalPages) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);

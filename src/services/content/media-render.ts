@@ -14,8 +14,9 @@ export const mediaTypeOf = (mime: string) => (mime.startsWith('image/') ? 'image
 export function renderMedia(post: PostRow, site: Site, context: Context) {
   const media = post.media ?? { key: '', file: '', filesize: 0, alt_text: '' };
   const self = `${site.api}/wp/v2/media/${post.id}`;
-  const guid = `${site.url}/?attachment_id=${post.id}`;
   const source = publicUrl(media.key, site);
+  // wp_insert_attachment keeps the uploaded file's URL as the guid.
+  const guid = media.key ? source : `${site.url}/?attachment_id=${post.id}`;
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
@@ -77,7 +78,7 @@ export function renderMedia(post: PostRow, site: Site, context: Context) {
     comment_status: post.comment_status,
     ping_status: post.ping_status,
     template: post.template,
-    meta: {},
+    meta: [],
     description: raw({ rendered: texturize(renderHtml(post.content)) }, post.content),
     caption,
     alt_text: media.alt_text,

@@ -17,7 +17,7 @@ import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
-import { type Context, pickFields, type Site } from './render.js';
+import { type Context, pickFields, type Site, withoutLinks } from './render.js';
 import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
@@ -364,7 +364,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             'rest_trash_not_supported',
             "The post does not support trashing. Set 'force=true' to delete.",
           );
-        const previous = respond(request, post, 'edit');
+        const previous = withoutLinks(respond(request, post, 'edit'));
         await store.deletePost(post.id);
         // Posts that featured it show no image any more, as core's wp_delete_attachment clears _thumbnail_id.
         await store.db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [

@@ -127,9 +127,10 @@ describe('embed context and orderings core refuses', () => {
   });
 
   test('slugs are unique within a type: a post may share a page’s slug', async () => {
-    const post = json(await send('POST', `${api}/posts`, t.auth.admin, { title: 'About' }));
+    const published = { title: 'About', status: 'publish' };
+    const post = json(await send('POST', `${api}/posts`, t.auth.admin, published));
     assert.equal(post.slug, 'about');
-    const page = json(await send('POST', `${api}/pages`, t.auth.admin, { title: 'About' }));
+    const page = json(await send('POST', `${api}/pages`, t.auth.admin, published));
     assert.equal(page.slug, 'about-2');
   });
 });

@@ -7,6 +7,7 @@ import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { embedFor, type Embedded } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
+import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
 import {
   checkWrite,
@@ -14,10 +15,11 @@ import {
   fieldsOf,
   type PostKind,
   parseForm,
+  slugify,
   unlocked,
   type WriteBody,
 } from './post-write.js';
-import { type Context, pickFields, renderPost } from './render.js';
+import { type Context, pickFields, renderPost, withoutLinks } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -73,7 +75,14 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       return post;
     };
 
-    const respond = (
+    /**
+     * Edit context's `generated_slug`: the unique slug the post's title gives (core's get_sample_permalink is
+     * passed an empty name, so it always works from the title, even when the post has a slug).
+     */
+    const sampleSlug = (post: PostRow) =>
+      store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id);
+
+    const respond = async (
       request: FastifyRequest,
       post: PostRow,
       context: Context,
@@ -87,6 +96,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         siteOf(request),
         context,
         unlocked(user, post, password),
+        user,
+        context === 'edit' ? await sampleSlug(post) : undefined,
       );
       if (embedded) body._embedded = embedded.of(post);
       return fields?.length ? pickFields(body, fields) : body;
@@ -122,7 +133,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
-        return rows.map((post) => respond(request, post, context, fields, embedded));
+        return Promise.all(rows.map((post) => respond(request, post, context, fields, embedded)));
       },
     );
 
@@ -153,6 +164,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
         reply.header('allow', allow.join(', '));
+        // Core's get_item links the post's page for browsers (which replaces the API's discovery link).
+        reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded =
@@ -249,7 +262,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           throw refused(!!user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
         const force = isTrue(request.body?.force ?? request.query.force);
         if (force) {
-          const previous = respond(request, post, 'edit');
+          const previous = withoutLinks(await respond(request, post, 'edit'));
           await store.deletePost(post.id);
           return { deleted: true, previous };
         }

@@ -52,7 +52,7 @@ const routeOf = (url: string) => {
 
 /** `_envelope`: status and the REST headers move into the body, which is always answered with 200. */
 function envelope(reply: FastifyReply, payload: string, site: string) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | number> = {};
   for (const [name, wpName] of Object.entries(envelopeHeaders)) {
     let value = reply.getHeader(name);
     if (value === undefined) continue;
@@ -61,7 +61,8 @@ function envelope(reply: FastifyReply, payload: string, site: string) {
         .split(', ')
         .filter((l) => !l.includes('rel="https://api.w.org/"'))
         .join(', ');
-    if (value !== '') headers[wpName] = String(value);
+    // Core sets the totals as integers, which the envelope shows as numbers.
+    if (value !== '') headers[wpName] = name.startsWith('x-wp-total') ? Number(value) : String(value);
     if (name !== 'link') reply.removeHeader(name);
   }
   reply.header('link', `<${site}/>; rel="https://api.w.org/"`);

@@ -77,12 +77,11 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       normalizeQuery(request);
     });
 
+    // Core sends the API's discovery link first; a response's own Link header (prev/next, alternate) then
+    // replaces it, as PHP's header() does.
     app.addHook('onSend', async (request, reply, payload) => {
-      const index = `<${siteOf(request).api}/>; rel="https://api.w.org/"`;
-      const existing = reply.getHeader('link');
-      if (!existing) reply.header('link', index);
-      else if (!String(existing).includes('https://api.w.org/'))
-        reply.header('link', `${existing}, ${index}`);
+      if (!reply.getHeader('link'))
+        reply.header('link', `<${siteOf(request).api}/>; rel="https://api.w.org/"`);
       return payload;
     });
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderUser } from './render.js';
+import { type Context, pickFields, renderUser, withoutLinks } from './render.js';
 import {
   IdParams,
   ItemQuery,
@@ -182,7 +182,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
             Type.Object({
               deleted: Type.Boolean(),
               trashed: Type.Optional(Type.Boolean()),
-              previous: UserSchema,
+              previous: Type.Omit(UserSchema, ['_links']),
             }),
           ),
         },
@@ -208,7 +208,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
         if (!force && user.trashed_at)
           throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
-        const previous = renderUser(user, siteOf(request), 'edit');
+        const previous = withoutLinks(renderUser(user, siteOf(request), 'edit'));
         await store.removeUser(user.id, { reassign: reassign || undefined, force });
         return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
       },

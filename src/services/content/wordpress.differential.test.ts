@@ -64,6 +64,12 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
       'the issue: JSONP is off (400 rest_callback_disabled); WordPress serves it, letting any site read the API',
   },
   {
+    probe: /orderby=author|orderby=count/,
+    difference: /^ids \.$/,
+    reason:
+      "equal authors or counts: WordPress leaves them in MariaDB's internal order; backlot orders them by id, so pages never repeat or skip one",
+  },
+  {
     probe: /^admin DELETE \/wp-json\/wp\/v2\/users\/4$/,
     difference: /./,
     reason: 'the spec: deleting a user without force trashes them (WordPress: 501 rest_trash_not_supported)',
