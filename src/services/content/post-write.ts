@@ -157,6 +157,9 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
   // wp_insert_post: drafts and pending posts keep an empty slug until they are published (or scheduled, made
   // private): then it comes from the title, the stored one when the write does not send one.
   const slugTitle = title ?? post?.title;
+  // Leaving the trash gives back the slug trashing set aside (wp_untrash_post's `_wp_desired_post_slug`).
+  if (slug === undefined && post?.status === 'trash' && status !== undefined && status !== 'trash')
+    slug = post.slug.replace(/__trashed$/, '');
   const finalStatus = status ?? post?.status ?? 'draft';
   const unnamed = finalStatus === 'draft' || finalStatus === 'pending';
   if (slug === undefined && !post?.slug && !unnamed && slugTitle) slug = slugify(slugTitle);

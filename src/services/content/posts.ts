@@ -208,6 +208,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           status: fields.status ?? 'draft',
           title: fields.title ?? '',
           slug: fields.slug ?? '',
+          // get_default_comment_status: comments and pings are closed on new pages.
+          ...(kind.type === 'page'
+            ? {
+                comment_status: fields.comment_status ?? 'closed',
+                ping_status: fields.ping_status ?? 'closed',
+              }
+            : {}),
           categories:
             kind.type === 'post' ? (fields.categories?.length ? fields.categories : [1]) : undefined,
         });
@@ -268,7 +275,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         }
         if (post.status === 'trash')
           throw restError(410, 'rest_already_trashed', 'The post has already been deleted.');
-        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status }, post.id);
+        // wp_trash_post sets the slug aside (`hello__trashed`) so another post may take it meanwhile.
+        const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
+        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
         return respond(request, trashed, 'edit');
       },
     );

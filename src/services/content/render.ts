@@ -146,16 +146,14 @@ export function renderPost(
   };
   if (context === 'embed') {
     // Core's embed context: the fields a list of links needs.
-    const { id, date, slug, type, link, title, author, featured_media } = common;
-    const embed = { id, date, slug, type, link, title, author, featured_media, _links: links };
-    return post.type === 'page' ? embed : { ...embed, excerpt: common.excerpt };
+    const { id, date, slug, type, link, title, excerpt, author, featured_media } = common;
+    return { id, date, slug, type, link, title, excerpt, author, featured_media, _links: links };
   }
   const sampleFields = edit ? samplePermalink(post, site, sample ?? post.slug) : {};
   if (post.type === 'page') {
-    // Pages do not support excerpts in core, so they have no `excerpt` field.
-    const { excerpt: _excerpt, ...page } = common;
+    // WordPress 6.1 (with its default theme) gives pages an excerpt too.
     return {
-      ...page,
+      ...common,
       parent: post.parent,
       menu_order: post.menu_order,
       template: post.template,

@@ -56,13 +56,13 @@ export const PostItemQuery = Type.Composite([
 ]);
 
 export const PageSchema = Type.Composite([
-  Type.Omit(PostSchema, ['sticky', 'format', 'categories', 'tags', 'excerpt']),
+  Type.Omit(PostSchema, ['sticky', 'format', 'categories', 'tags']),
   Type.Object({ parent: Type.Integer(), menu_order: Type.Integer() }),
 ]);
 export const DeletedPageSchema = deletedSchema(PageSchema);
 
 export const PageWriteBody = Type.Composite([
-  Type.Omit(PostWriteBody, ['sticky', 'format', 'categories', 'tags', 'excerpt']),
+  Type.Omit(PostWriteBody, ['sticky', 'format', 'categories', 'tags']),
   Type.Object({
     parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
     menu_order: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })),

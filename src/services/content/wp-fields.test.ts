@@ -131,6 +131,24 @@ describe('fields as WordPress shapes them', () => {
     assert.equal(child.link, `${site}/about/team/deep/`);
   });
 
+  test('trashing sets the slug aside and restoring gives it back; new pages are closed to comments', async () => {
+    const post = json(
+      await send('POST', `${api}/posts`, t.auth.admin, { title: 'Binned', status: 'publish' }),
+    );
+    const trashed = json(await send('DELETE', `${api}/posts/${post.id}`, t.auth.admin));
+    assert.equal(trashed.slug, 'binned__trashed');
+    const taken = json(
+      await send('POST', `${api}/posts`, t.auth.admin, { title: 'Binned', status: 'publish' }),
+    );
+    assert.equal(taken.slug, 'binned');
+    const back = json(await send('POST', `${api}/posts/${post.id}`, t.auth.admin, { status: 'draft' }));
+    assert.equal(back.slug, 'binned-2');
+    const page = json(await send('POST', `${api}/pages`, t.auth.admin, { title: 'Quiet', excerpt: 'Short' }));
+    assert.equal(page.comment_status, 'closed');
+    assert.equal(page.ping_status, 'closed');
+    assert.deepEqual(page.excerpt, { raw: 'Short', rendered: '<p>Short</p>\n', protected: false });
+  });
+
   test('orderby=include keeps the order the ids were given in, whatever order says', async () => {
     for (const order of ['asc', 'desc']) {
       const res = await get(`${api}/posts?include=3,1,2&orderby=include&order=${order}`);
