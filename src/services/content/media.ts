@@ -14,6 +14,7 @@ import {
   UploadBody,
 } from './media-upload.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
+import { withAttachmentLinks } from './post-fields.js';
 import { dateParam } from './post-dates.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
@@ -79,8 +80,22 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       }
       return post.status === 'inherit' || canRead(caller(request), post);
     };
-    const respond = (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
-      const body = renderMedia(post, siteOf(request), context) as Record<string, unknown>;
+    const respond = async (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
+      const site = siteOf(request);
+      const edit =
+        context === 'edit'
+          ? {
+              viewer: caller(request),
+              parent: post.parent ? await store.findPost(post.parent) : undefined,
+              sample: await store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id),
+            }
+          : undefined;
+      const body = withAttachmentLinks(
+        renderMedia(post, site, context) as Record<string, unknown>,
+        post,
+        site,
+        edit,
+      );
       return fields?.length ? pickFields(body, fields) : body;
     };
 
@@ -157,7 +172,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((row) => respond(request, row, q.context ?? 'view', fields));
+        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields)));
       },
     );
 
@@ -185,6 +200,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
+        // Core's get_item links the attachment's page for browsers.
+        reply.header('link', `<${siteOf(request).url}/${post.slug}/>; rel="alternate"; type=text/html`);
         return respond(request, post, context, fields);
       },
     );
@@ -364,7 +381,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             'rest_trash_not_supported',
             "The post does not support trashing. Set 'force=true' to delete.",
           );
-        const previous = withoutLinks(respond(request, post, 'edit'));
+        const previous = withoutLinks(await respond(request, post, 'edit'));
         await store.deletePost(post.id);
         // Posts that featured it show no image any more, as core's wp_delete_attachment clears _thumbnail_id.
         await store.db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [

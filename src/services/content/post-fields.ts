@@ -69,3 +69,32 @@ export function actionRels(post: PostRow, user: UserRow | undefined): string[] {
   }
   return rels.map((rel) => `wp:action-${rel}`);
 }
+
+/**
+ * An attachment's edit context fields and links, added to what media-render made: its sample permalink (under
+ * its published parent, or the plain `?attachment_id=` form), the slug its title gives, and the caller's
+ * `wp:action-*` links. Core lists `curies` only when some link is a `wp:` one.
+ */
+export function withAttachmentLinks(
+  body: Record<string, unknown>,
+  post: PostRow,
+  site: Site,
+  edit?: { viewer?: UserRow; parent?: PostRow; sample: string },
+): Record<string, unknown> {
+  const { _links, ...data } = body as { _links: Record<string, unknown> } & Record<string, unknown>;
+  const links = { ..._links };
+  const { curies } = links;
+  delete links.curies;
+  if (edit) {
+    const parentLink = edit.parent ? permalink(edit.parent, site) : '';
+    data.permalink_template =
+      parentLink && !parentLink.includes('?')
+        ? `${parentLink}%postname%/`
+        : `${site.url}/?attachment_id=${post.id}`;
+    data.generated_slug = edit.sample;
+    for (const rel of actionRels(post, edit.viewer))
+      links[rel] = [{ href: `${site.api}/wp/v2/media/${post.id}` }];
+  }
+  if (Object.keys(links).some((rel) => rel.startsWith('wp:'))) links.curies = curies;
+  return { ...data, _links: links };
+}

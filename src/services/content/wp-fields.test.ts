@@ -149,6 +149,31 @@ describe('fields as WordPress shapes them', () => {
     assert.deepEqual(page.excerpt, { raw: 'Short', rendered: '<p>Short</p>\n', protected: false });
   });
 
+  test('an upload’s guid is its file URL; edit context adds its sample permalink and the caller’s actions', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/media`,
+      payload: Buffer.from('a note'),
+      headers: {
+        authorization: t.auth.admin,
+        'content-type': 'text/plain',
+        'content-disposition': 'attachment; filename=note.txt',
+      },
+    });
+    assert.equal(res.statusCode, 201);
+    const media = json(res);
+    assert.equal(media.guid.raw, media.source_url);
+    assert.equal(media.permalink_template, `${site}/?attachment_id=${media.id}`);
+    assert.equal(media.generated_slug, 'note');
+    assert.deepEqual(actions(media), ['wp:action-unfiltered-html', 'wp:action-assign-author']);
+    assert.ok(media._links.curies);
+    const view = await get(`${api}/media/${media.id}`);
+    assert.equal(view.headers.link, `<${site}/note/>; rel="alternate"; type=text/html`);
+    // No `wp:` link in view context, so no curies either.
+    assert.equal('curies' in json(view)._links, false);
+    assert.deepEqual(json(view).meta, []);
+  });
+
   test('orderby=include keeps the order the ids were given in, whatever order says', async () => {
     for (const order of ['asc', 'desc']) {
       const res = await get(`${api}/posts?include=3,1,2&orderby=include&order=${order}`);
