@@ -174,6 +174,16 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       },
     );
 
+    /** wp_insert_post: someone who may not publish cannot name a post pending review (its slug stays empty). */
+    const pendingSlug = <F extends ReturnType<typeof fieldsOf>>(
+      fields: F,
+      user: UserRow,
+      post?: PostRow,
+    ): F =>
+      (fields.status ?? post?.status ?? 'draft') === 'pending' && !can(user, `publish_${kind.caps}`)
+        ? { ...fields, slug: '' }
+        : fields;
+
     const requireWriter = (user: UserRow | undefined): UserRow => {
       if (!user || !can(user, `edit_${kind.caps}`))
         throw refused(
@@ -198,7 +208,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = requireWriter(caller(request));
         const body = (request.body ?? {}) as WriteBody;
         await checkWrite(store, kind, user, body);
-        const fields = fieldsOf(body);
+        const fields = pendingSlug(fieldsOf(body), user);
         if (!fields.title && !fields.content && !fields.excerpt)
           throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
@@ -243,7 +253,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           await checkWrite(store, kind, user, body);
           if (body.parent !== undefined && body.parent === post.id)
             throw restError(400, 'rest_post_invalid_id', 'Invalid post parent ID.');
-          await store.savePost(fieldsOf(body, post), post.id);
+          await store.savePost(pendingSlug(fieldsOf(body, post), user, post), post.id);
           await revisions.saveAfterUpdate((await store.findPost(post.id)) as PostRow, user.id);
           return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
         },

@@ -113,6 +113,16 @@ describe('fields as WordPress shapes them', () => {
     assert.equal(published.slug, 'slugless-draft');
     assert.equal(published.link, `${site}/slugless-draft/`);
     assert.equal(published.guid.raw, `${site}/?p=${draft.id}`);
+    // Someone who may not publish cannot name a post pending review; the seed's pending posts have no slug either.
+    const pending = json(
+      await send('POST', `${api}/posts`, t.auth.contributor, {
+        title: 'For review',
+        slug: 'mine',
+        status: 'pending',
+      }),
+    );
+    assert.equal(pending.slug, '');
+    assert.equal(json(await get(`${api}/posts/8`, t.auth.admin)).slug, '');
     const direct = json(
       await send('POST', `${api}/posts`, t.auth.admin, { title: 'Straight out', status: 'publish' }),
     );
