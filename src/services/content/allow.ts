@@ -111,7 +111,7 @@ export async function allowedMethods(
       break;
     }
     case '/wp/v2/users/me':
-      allowed = (m) => m === 'GET' || !!me;
+      allowed = (m) => m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : !!me);
       break;
     case '/wp/v2/users/(?P<id>[\\d]+)': {
       const listUsers = can(me, 'list_users');

@@ -167,6 +167,7 @@ const routeSpecs: RouteSpec[] = [
     endpoints: [
       { methods: ['GET'], args: argsOf(ItemQuery) },
       { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
+      { methods: ['DELETE'], args: { ...argsOf(UserDeleteArgs), reassign: reassignArg } },
     ],
   },
   {

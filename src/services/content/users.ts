@@ -169,50 +169,58 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
       },
     );
 
-    app.delete(
-      item,
-      {
-        schema: {
-          tags,
-          summary: 'Trash a user, or delete for good with force=true; reassign moves their posts first',
-          params: IdParams,
-          querystring: UserDeleteArgs,
-          body: Type.Optional(UserDeleteArgs),
-          response: responses(
-            Type.Object({
-              deleted: Type.Boolean(),
-              trashed: Type.Optional(Type.Boolean()),
-              previous: Type.Omit(UserSchema, ['_links']),
-            }),
-          ),
+    // `/users/me` deletes the caller as `/users/{id}` would (anonymous callers are user 0: an unknown user).
+    for (const url of [item, `${base}/me`]) {
+      const current = url !== item;
+      app.delete(
+        url,
+        {
+          schema: {
+            tags,
+            summary: current
+              ? 'Trash the logged-in user, or delete them for good (as /users/{id})'
+              : 'Trash a user, or delete for good with force=true; reassign moves their posts first',
+            ...(current ? {} : { params: IdParams }),
+            querystring: UserDeleteArgs,
+            body: Type.Optional(UserDeleteArgs),
+            response: responses(
+              Type.Object({
+                deleted: Type.Boolean(),
+                trashed: Type.Optional(Type.Boolean()),
+                previous: Type.Omit(UserSchema, ['_links']),
+              }),
+            ),
+          },
         },
-      },
-      async (request) => {
-        const force = isTrue(request.body?.force ?? request.query.force);
-        const reassign = reassignOf(request.body?.reassign ?? request.query.reassign);
-        // Deleting for good must say what happens to the user's posts, as core requires `reassign`.
-        if (force && reassign === undefined)
-          throw restError(400, 'rest_missing_callback_param', 'Missing parameter(s): reassign', ['reassign']);
-        const me = caller(request);
-        const id = request.params.id;
-        const admin = can(me, 'delete_users');
-        const user = validId(id) ? await store.findUser(id, admin) : undefined;
-        if (!user) throw invalidId();
-        if (!admin)
-          throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
-        if (
-          reassign !== undefined &&
-          reassign !== false &&
-          (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
-        )
-          throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
-        if (!force && user.trashed_at)
-          throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
-        const previous = withoutLinks(renderUser(user, siteOf(request), 'edit'));
-        await store.removeUser(user.id, { reassign: reassign || undefined, force });
-        return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
-      },
-    );
+        async (request) => {
+          const force = isTrue(request.body?.force ?? request.query.force);
+          const reassign = reassignOf(request.body?.reassign ?? request.query.reassign);
+          // Deleting for good must say what happens to the user's posts, as core requires `reassign`.
+          if (force && reassign === undefined)
+            throw restError(400, 'rest_missing_callback_param', 'Missing parameter(s): reassign', [
+              'reassign',
+            ]);
+          const me = caller(request);
+          const id = current ? (me?.id ?? 0) : (request.params as { id: number }).id;
+          const admin = can(me, 'delete_users');
+          const user = validId(id) ? await store.findUser(id, admin) : undefined;
+          if (!user) throw invalidId();
+          if (!admin)
+            throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
+          if (
+            reassign !== undefined &&
+            reassign !== false &&
+            (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
+          )
+            throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
+          if (!force && user.trashed_at)
+            throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
+          const previous = withoutLinks(renderUser(user, siteOf(request), 'edit'));
+          await store.removeUser(user.id, { reassign: reassign || undefined, force });
+          return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
+        },
+      );
+    }
 
     app.post(
       `${item}/restore`,

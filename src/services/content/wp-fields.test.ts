@@ -258,5 +258,14 @@ describe('headers as WordPress sends them', () => {
     const deleted = await send('DELETE', `${api}/tags/${json(tag).id}?force=true`, t.auth.admin);
     assert.equal(deleted.statusCode, 200);
     assert.equal(deleted.headers.allow, undefined);
+    // `/users/me` can be deleted too, by whoever may delete users, as `/users/{id}`.
+    assert.equal((await get(`${api}/users/me`, t.auth.admin)).headers.allow, 'GET, POST, PUT, PATCH, DELETE');
+    const editor = await send('DELETE', `${api}/users/me?force=true&reassign=1`, t.auth.editor);
+    assert.equal(editor.statusCode, 403);
+    assert.equal(json(editor).code, 'rest_user_cannot_delete');
+    assert.equal(editor.headers.allow, 'GET, POST, PUT, PATCH');
+    const nobody = await send('DELETE', `${api}/users/me`);
+    assert.equal(nobody.statusCode, 404);
+    assert.equal(json(nobody).code, 'rest_user_invalid_id');
   });
 });
