@@ -5,7 +5,7 @@ import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { embedFor, type Embedded } from './post-embed.js';
+import { embedFor, type Embedded, embedOnly } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
@@ -99,7 +99,10 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         user,
         context === 'edit' ? await sampleSlug(post) : undefined,
       );
-      if (embedded) body._embedded = embedded.of(post);
+      if (embedded) {
+        const only = embedOnly((request.query as { _embed?: unknown })._embed, embedded.of(post));
+        if (only) body._embedded = only;
+      }
       return fields?.length ? pickFields(body, fields) : body;
     };
 

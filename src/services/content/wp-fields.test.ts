@@ -194,6 +194,15 @@ describe('fields as WordPress shapes them', () => {
     }
   });
 
+  test('_embed=<rels> embeds only those links', async () => {
+    const all = json(await get(`${api}/posts/1?_embed`));
+    assert.deepEqual(Object.keys(all._embedded).sort(), ['author', 'replies', 'wp:term']);
+    const some = json(await get(`${api}/posts/1?_embed=author,wp:term`));
+    assert.deepEqual(Object.keys(some._embedded).sort(), ['author', 'wp:term']);
+    const none = json(await get(`${api}/posts/1?_embed=wp:featuredmedia`));
+    assert.equal('_embedded' in none, false);
+  });
+
   test('links: terms link their taxonomy; a deleted item’s previous has no links', async () => {
     const tag = json(await get(`${api}/tags/6`));
     assert.deepEqual(tag._links.about, [{ href: `${site}/wp-json/wp/v2/taxonomies/post_tag` }]);
