@@ -291,7 +291,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         // wp_trash_post sets the slug aside (`hello__trashed`) so another post may take it meanwhile.
         const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
         const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
-        return respond(request, trashed, 'edit');
+        // wp_trash_post goes through wp_update_post, which saves a first revision when there is none yet.
+        await revisions.saveAfterUpdate(trashed, (user as UserRow).id);
+        return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
       },
     );
   };

@@ -147,6 +147,9 @@ describe('fields as WordPress shapes them', () => {
     );
     const trashed = json(await send('DELETE', `${api}/posts/${post.id}`, t.auth.admin));
     assert.equal(trashed.slug, 'binned__trashed');
+    // Trashing is an update: a post without revisions gets its first one, as wp_update_post saves it.
+    assert.equal(trashed._links['version-history'][0].count, 1);
+    assert.ok(trashed._links['predecessor-version']);
     const taken = json(
       await send('POST', `${api}/posts`, t.auth.admin, { title: 'Binned', status: 'publish' }),
     );
