@@ -219,6 +219,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           type: kind.type,
           author: fields.author ?? user.id,
           status: fields.status ?? 'draft',
+          // wp_insert_post: a new post given a date was last modified then, not now.
+          modified: fields.date,
           title: fields.title ?? '',
           slug: fields.slug ?? '',
           // get_default_comment_status: comments and pings are closed on new pages.

@@ -187,6 +187,16 @@ describe('fields as WordPress shapes them', () => {
     assert.deepEqual(json(view).meta, []);
   });
 
+  test('a new post given a date was last modified then', async () => {
+    const dated = json(
+      await send('POST', `${api}/posts`, t.auth.admin, { title: 'Back then', date: '2020-01-01T10:00:00' }),
+    );
+    assert.equal(dated.modified, '2020-01-01T10:00:00');
+    assert.equal(dated.modified_gmt, '2020-01-01T10:00:00');
+    const renamed = json(await send('POST', `${api}/posts/${dated.id}`, t.auth.admin, { title: 'Now' }));
+    assert.notEqual(renamed.modified, '2020-01-01T10:00:00');
+  });
+
   test('orderby=include keeps the order the ids were given in, whatever order says', async () => {
     for (const order of ['asc', 'desc']) {
       const res = await get(`${api}/posts?include=3,1,2&orderby=include&order=${order}`);
