@@ -4,7 +4,7 @@ import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor } from './errors.js';
-import { setCaller, siteOf } from './http.js';
+import { caller, setCaller, siteOf } from './http.js';
 import { optionRoutes, siteOptions } from './options.js';
 import type { MediaFiles } from './media.js';
 import { postRoutes } from './posts.js';
@@ -127,6 +127,13 @@ export function contentRoutes(
         });
       if (jsonpRequested(request) && /^\/wp-json(\/|\?|$)/i.test(request.url)) throw jsonpDisabled();
       const user = await authenticate(store, limiter, request);
+      if (user) setCaller(request, user);
+    });
+    // A body that cannot be parsed fails before preValidation: core has authenticated by then, so its answer
+    // carries the caller's Allow and no-cache headers. Authenticate here for those (a failure stays as it is).
+    app.addHook('onError', async (request, _reply, error) => {
+      if (caller(request) || !(error as { code?: string }).code?.startsWith('FST_ERR_CTP_')) return;
+      const user = await authenticate(store, limiter, request).catch(() => undefined);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings, files));

@@ -280,6 +280,17 @@ describe('headers as WordPress sends them', () => {
     const deleted = await send('DELETE', `${api}/tags/${json(tag).id}?force=true`, t.auth.admin);
     assert.equal(deleted.statusCode, 200);
     assert.equal(deleted.headers.allow, undefined);
+    // A body that cannot be parsed is still answered for the signed-in caller.
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: `${api}/posts`,
+      payload: '{"title": ',
+      headers: { authorization: t.auth.admin, 'content-type': 'application/json' },
+    });
+    assert.equal(broken.statusCode, 400);
+    assert.equal(json(broken).code, 'rest_invalid_json');
+    assert.equal(broken.headers.allow, 'GET, POST');
+    assert.equal(broken.headers['cache-control'], 'no-cache, must-revalidate, max-age=0');
     // `/users/me` can be deleted too, by whoever may delete users, as `/users/{id}`.
     assert.equal((await get(`${api}/users/me`, t.auth.admin)).headers.allow, 'GET, POST, PUT, PATCH, DELETE');
     const editor = await send('DELETE', `${api}/users/me?force=true&reassign=1`, t.auth.editor);
