@@ -256,6 +256,10 @@ describe('headers as WordPress sends them', () => {
     const paged = await get(`${api}/posts?per_page=2&_embed`);
     assert.equal(paged.headers.link, `<${site}/wp-json/wp/v2/posts?per_page=2&_embed&page=2>; rel="next"`);
     assert.equal((await get(`${api}/tags`)).headers.link, index);
+    // Search past its last page: an empty page that still links the one before it, as core's search controller.
+    const beyond = await get(`${api}/search?search=caching&page=99`);
+    assert.deepEqual(json(beyond), []);
+    assert.equal(beyond.headers.link, `<${site}/wp-json/wp/v2/search?search=caching&page=98>; rel="prev"`);
   });
 
   test('Allow: each method checked with the request, after the handler ran', async () => {
