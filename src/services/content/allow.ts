@@ -1,4 +1,4 @@
-import { can, canOnPost } from './capabilities.js';
+import { can, canOnPost, canRead } from './capabilities.js';
 import type { RouteSpec } from './discovery.js';
 import { validId } from './http.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
@@ -17,44 +17,69 @@ async function postOf(store: ContentStore, id: number, types: string[]): Promise
   return post && types.includes(post.type) ? post : undefined;
 }
 
+/** Who may read a post: attachments are read with their parent (or by anyone without one), as media.ts. */
+async function readableAs(store: ContentStore, post: PostRow, me: UserRow | undefined) {
+  if (post.type !== 'attachment' || post.status !== 'inherit') return canRead(me, post);
+  const parent = post.parent ? await store.findPost(post.parent) : undefined;
+  return !parent || canRead(me, parent);
+}
+
 const typeOfRoute = (path: string) =>
   path.startsWith('/wp/v2/pages') ? 'page' : path.startsWith('/wp/v2/media') ? 'attachment' : 'post';
 
 /**
- * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller. Routes of other
- * areas that do not say otherwise allow GET to anyone and writes to whoever may edit posts.
+ * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller and this request.
+ * Core runs each check with the request as it ends: `context` is `edit` after a successful write (the handler
+ * sets it), so a caller who may write but not read in edit context loses GET; after a delete the item is gone,
+ * and so are its methods. Routes of other areas that do not say otherwise allow GET to anyone and writes to
+ * whoever may edit posts.
  */
 export async function allowedMethods(
   store: ContentStore,
   { spec, params }: Matched,
   me: UserRow | undefined,
+  context = 'view',
+  query: Record<string, unknown> = {},
 ) {
   const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
   const id = Number(params.id);
   const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
+  const edit = context === 'edit';
+  /** A collection's GET: anyone, but edit context needs the capability. */
+  const listable = (capability: string) => !edit || can(me, capability);
   let allowed: (method: string) => boolean;
   switch (spec.path) {
     case '/wp/v2/posts':
+      allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
+      break;
     case '/wp/v2/tags':
-      allowed = (m) => m === 'GET' || can(me, 'edit_posts');
+      // Tags are created with assign_terms (edit_posts), edited with manage_categories.
+      allowed = (m) => (m === 'GET' ? listable('manage_categories') : can(me, 'edit_posts'));
       break;
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {
       const post = await postOf(store, id, [typeOfRoute(spec.path)]);
       if (!post) return [];
-      allowed = (m) => m === 'GET' || canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post);
+      const editor = canOnPost(me, 'edit', post);
+      // A wrong ?password= fails core's read check too (editors never need one).
+      const password = typeof query.password === 'string' ? query.password : '';
+      const readable =
+        (await readableAs(store, post, me)) &&
+        (!edit || editor) &&
+        (password === '' || password === post.password || editor);
+      allowed = (m) => (m === 'GET' ? readable : canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post));
       break;
     }
     case '/wp/v2/pages':
-      allowed = (m) => m === 'GET' || can(me, 'edit_pages');
+      allowed = (m) => (m === 'GET' ? listable('edit_pages') : can(me, 'edit_pages'));
       break;
     case '/wp/v2/media':
-      allowed = (m) => m === 'GET' || can(me, 'upload_files');
+      allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'upload_files'));
       break;
     case '/wp/v2/comments':
       // Anonymous comments are off, as core's default (rest_allow_anonymous_comments).
-      allowed = (m) => m === 'GET' || !!me;
+      allowed = (m) => (m === 'GET' ? listable('moderate_comments') : !!me);
       break;
     case '/wp/v2/comments/(?P<id>[\\d]+)': {
       const comment = validId(id) ? await new CommentStore(store.db).find(id) : undefined;
@@ -74,28 +99,51 @@ export async function allowedMethods(
       allowed = (m) => canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', parent);
       break;
     }
-    case '/wp/v2/users':
-      allowed = (m) => m === 'GET' || can(me, 'create_users');
+    case '/wp/v2/users': {
+      // Listing by role or e-mail needs list_users; `who=authors` someone who may write posts or pages.
+      const listUsers = can(me, 'list_users');
+      const listable =
+        (!edit || listUsers) &&
+        (query.roles === undefined || listUsers) &&
+        (!['email', 'registered_date'].includes(String(query.orderby)) || listUsers) &&
+        (query.who === undefined || can(me, 'edit_posts') || can(me, 'edit_pages'));
+      allowed = (m) => (m === 'GET' ? listable : can(me, 'create_users'));
       break;
+    }
     case '/wp/v2/users/me':
       allowed = (m) => m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : !!me);
       break;
-    case '/wp/v2/users/(?P<id>[\\d]+)':
+    case '/wp/v2/users/(?P<id>[\\d]+)': {
+      const listUsers = can(me, 'list_users');
+      const user = validId(id) ? await store.findUser(id, listUsers) : undefined;
+      if (!user) return [];
+      const mine = me?.id === id;
+      // As the users route: yourself, list_users, or (outside edit context) anyone who has published posts.
+      const readable =
+        mine || listUsers || (!edit && (can(me, 'edit_users') || (await store.userHasPublishedPosts(id))));
       allowed = (m) =>
-        m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : me?.id === id || can(me, 'edit_users'));
+        m === 'GET' ? readable : m === 'DELETE' ? can(me, 'delete_users') : mine || can(me, 'edit_users');
       break;
+    }
     case '/wp/v2/users/(?P<id>[\\d]+)/restore':
       allowed = () => can(me, 'delete_users');
       break;
     case '/wp/v2/categories':
-      allowed = (m) => m === 'GET' || can(me, 'manage_categories');
+      allowed = (m) => (m === 'GET' ? listable('manage_categories') : can(me, 'manage_categories'));
       break;
     case '/wp/v2/categories/(?P<id>[\\d]+)':
-    case '/wp/v2/tags/(?P<id>[\\d]+)':
+    case '/wp/v2/tags/(?P<id>[\\d]+)': {
+      const taxonomy = spec.path.startsWith('/wp/v2/categories') ? 'category' : 'post_tag';
+      if (!validId(id) || !(await store.findTerm(taxonomy, id))) return [];
       allowed = (m) =>
-        m === 'GET' ||
-        (can(me, 'manage_categories') &&
-          !(m === 'DELETE' && spec.path.startsWith('/wp/v2/categories') && id === 1));
+        m === 'GET'
+          ? listable('manage_categories')
+          : can(me, 'manage_categories') && !(m === 'DELETE' && taxonomy === 'category' && id === 1);
+      break;
+    }
+    case '/wp/v2/statuses/(?P<status>[\\w-]+)':
+      // Only `publish` is public; the others are described to those who may write.
+      allowed = () => params.status === 'publish' || can(me, 'edit_posts') || can(me, 'edit_pages');
       break;
     case '/wp/v2/settings':
       allowed = () => can(me, 'manage_options');

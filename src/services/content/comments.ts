@@ -6,7 +6,7 @@ import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { dateParam, invalidParam } from './post-dates.js';
 import { renderComment } from './comment-render.js';
-import { type Context, pickFields } from './render.js';
+import { type Context, pickFields, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
 import { coerceIntegers } from './post-write.js';
@@ -345,7 +345,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         if (!canEdit(user, await postOf(comment)))
           throw refused(!!user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.');
         if (isTrue(request.body?.force ?? request.query.force)) {
-          const previous = respond(request, comment, 'edit');
+          const previous = withoutLinks(respond(request, comment, 'edit'));
           await comments.delete(comment);
           return { deleted: true, previous };
         }

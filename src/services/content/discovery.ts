@@ -88,12 +88,12 @@ export interface RouteSpec {
 }
 
 /** A resource schema in core's form (draft-04, titled), from the TypeBox schema that serializes it. */
-export const itemSchema = (title: string, schema: TObject): Record<string, unknown> => ({
-  $schema: 'http://json-schema.org/draft-04/schema#',
-  title,
-  type: 'object',
-  properties: JSON.parse(JSON.stringify(schema.properties)),
-});
+export const itemSchema = (title: string, schema: TObject): Record<string, unknown> => {
+  const properties = JSON.parse(JSON.stringify(schema.properties));
+  // `meta` is serialized as it is (core's empty PHP array, `[]`); described as core describes it.
+  if (properties.meta) properties.meta = { type: 'object', properties: [] };
+  return { $schema: 'http://json-schema.org/draft-04/schema#', title, type: 'object', properties };
+};
 
 /**
  * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then

@@ -42,6 +42,8 @@ export function paginate(
   page: number,
   totalPages: number,
   invalidPageCode?: string,
+  /** Search's controller links page-1 as `prev` whatever the last page is; the others point at the last page. */
+  clampPrev = true,
 ) {
   if (invalidPageCode && page > totalPages && total > 0) {
     throw restError(
@@ -57,10 +59,11 @@ export function paginate(
   const pageUrl = (n: number) => {
     const params = new URLSearchParams(search);
     params.set('page', String(n));
-    return `${site.url}${path}?${params.toString()}`;
+    // add_query_arg writes a parameter without a value bare (`&_embed&page=2`).
+    return `${site.url}${path}?${params.toString().replace(/=(&|$)/g, '$1')}`;
   };
   const links: string[] = [];
-  if (page > 1 && page - 1 <= totalPages) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
+  if (page > 1 && (page - 1 <= totalPages || !clampPrev)) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
   else if (page > 1 && totalPages > 0) links.push(`<${pageUrl(totalPages)}>; rel="prev"`);
   if (page < totalPages) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
   if (links.length) reply.header('link', links.join(', '));

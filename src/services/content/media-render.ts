@@ -1,8 +1,8 @@
-import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
-import { texturize } from './render-text.js';
 import { emptyImageMeta, type ImageMeta } from './image-meta.js';
 import { registeredSizes, resizeDimensions } from './image-sizes.js';
 import { excerptWords, newPlayerCount, type PlayerCount, prependAttachment } from './media-html.js';
+import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
+import { texturize } from './render-text.js';
 import type { MediaInfo, PostRow } from './store.js';
 
 /** Where a stored file is served: set by media.ts for the configured object store. */
@@ -76,8 +76,9 @@ function missingSizes(post: PostRow): string[] {
 export function renderMedia(post: PostRow, site: Site, context: Context, players = newPlayerCount()) {
   const media = post.media ?? { key: '', file: '', filesize: 0, alt_text: '' };
   const self = `${site.api}/wp/v2/media/${post.id}`;
-  const guid = `${site.url}/?attachment_id=${post.id}`;
   const source = publicUrl(media.key, site);
+  // wp_insert_attachment keeps the uploaded file's URL as the guid.
+  const guid = media.key ? source : `${site.url}/?attachment_id=${post.id}`;
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
@@ -135,7 +136,7 @@ export function renderMedia(post: PostRow, site: Site, context: Context, players
     comment_status: post.comment_status,
     ping_status: post.ping_status,
     template: post.template,
-    meta: {},
+    meta: [],
     description: raw({ rendered: description }, post.content),
     caption,
     alt_text: media.alt_text,

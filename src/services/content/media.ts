@@ -5,6 +5,10 @@ import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
 import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
+import { newPlayerCount, type PlayerCount } from './media-html.js';
+import { renderMedia, setPublicUrl } from './media-render.js';
+import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
 import {
   checkUpload,
   filenameFromDisposition,
@@ -12,14 +16,11 @@ import {
   safeName,
   UploadBody,
 } from './media-upload.js';
-import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
-import { newPlayerCount, type PlayerCount } from './media-html.js';
-import { renderMedia, setPublicUrl } from './media-render.js';
 import { dateParam } from './post-dates.js';
+import { withAttachmentLinks } from './post-fields.js';
 import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
-import { type Context, pickFields, type Site } from './render.js';
-import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
+import { type Context, pickFields, type Site, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
 import { MediaStore } from './store-media.js';
@@ -84,10 +85,24 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       }
       return post.status === 'inherit' || canRead(caller(request), post);
     };
-    const respond = (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
+    const respond = async (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
+      const site = siteOf(request);
       const count = players.get(request) ?? newPlayerCount();
       players.set(request, count);
-      const body = renderMedia(post, siteOf(request), context, count) as Record<string, unknown>;
+      const edit =
+        context === 'edit'
+          ? {
+              viewer: caller(request),
+              parent: post.parent ? await store.findPost(post.parent) : undefined,
+              sample: await store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id),
+            }
+          : undefined;
+      const body = withAttachmentLinks(
+        renderMedia(post, site, context, count) as Record<string, unknown>,
+        post,
+        site,
+        edit,
+      );
       return fields?.length ? pickFields(body, fields) : body;
     };
 
@@ -146,7 +161,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((row) => respond(request, row, q.context ?? 'view', fields));
+        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields)));
       },
     );
 
@@ -174,6 +189,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
+        // Core's get_item links the attachment's page for browsers.
+        reply.header('link', `<${siteOf(request).url}/${post.slug}/>; rel="alternate"; type=text/html`);
         return respond(request, post, context, fields);
       },
     );
@@ -348,7 +365,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             'rest_trash_not_supported',
             "The post does not support trashing. Set 'force=true' to delete.",
           );
-        const previous = respond(request, post, 'edit');
+        const previous = withoutLinks(await respond(request, post, 'edit'));
         await store.deletePost(post.id);
         // The file and its copies go with it, as wp_delete_attachment_files removes them.
         for (const key of post.media ? mediaKeys(post.media) : [])

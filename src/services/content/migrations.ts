@@ -99,4 +99,10 @@ export const migrations: Migration[] = [
       CREATE TABLE options (name text PRIMARY KEY, value jsonb NOT NULL);
     `,
   },
+  {
+    // A post's guid is its permalink when it was created, as wp_insert_post sets it: kept as the path
+    // (`/hello/`) so the site's host can change; NULL is the plain `?p=<id>` form (drafts, the seed).
+    name: '202_posts_guid',
+    sql: 'ALTER TABLE posts ADD COLUMN guid text;',
+  },
 ];

@@ -82,3 +82,16 @@ export async function embedFor(
     },
   };
 }
+
+/**
+ * `_embed=author,wp:term` embeds only the named links (rest_parse_embed_param); a bare `_embed`, `true` or `1`
+ * embeds them all. Nothing left to embed: no `_embedded` at all, as core.
+ */
+export function embedOnly(param: unknown, embedded: Record<string, unknown>) {
+  const rels = (Array.isArray(param) ? param : String(param ?? '').split(','))
+    .map((rel) => String(rel).trim())
+    .filter(Boolean);
+  if (rels.length === 0 || (rels.length === 1 && (rels[0] === 'true' || rels[0] === '1'))) return embedded;
+  const picked = Object.fromEntries(Object.entries(embedded).filter(([rel]) => rels.includes(rel)));
+  return Object.keys(picked).length ? picked : undefined;
+}

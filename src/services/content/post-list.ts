@@ -51,7 +51,9 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
   // No per_page and no page: the whole list (the seed's rule); page alone pages by core's default of 10.
   const perPage: number | undefined = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
   const page: number = q.page ?? 1;
-  const orderby = ['include', 'relevance', 'include_slugs'].includes(q.orderby) ? 'date' : q.orderby;
+  // Relevance is the date order here (search matches are not ranked); include_slugs without slugs is the date too.
+  const orderby =
+    q.orderby === 'relevance' || (q.orderby === 'include_slugs' && !q.slug?.length) ? 'date' : q.orderby;
   return {
     type: kind.type,
     statuses: statuses as PostStatus[],

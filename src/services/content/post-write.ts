@@ -147,7 +147,6 @@ export function effectiveStatus(status: PostStatus, date: Date): PostStatus {
 export function fieldsOf(body: WriteBody, post?: PostRow) {
   const title = text(body.title);
   let slug = body.slug === undefined ? undefined : slugify(body.slug);
-  if (slug === undefined && !post?.slug && title) slug = slugify(title);
   const date = dateOf(body);
   let status = body.status as PostStatus | undefined;
   const baseStatus = status ?? post?.status;
@@ -155,6 +154,15 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
     const next = effectiveStatus(baseStatus, date ?? post?.date ?? new Date());
     if (next !== post?.status || status !== undefined) status = next;
   }
+  // wp_insert_post: drafts and pending posts keep an empty slug until they are published (or scheduled, made
+  // private): then it comes from the title, the stored one when the write does not send one.
+  const slugTitle = title ?? post?.title;
+  // Leaving the trash gives back the slug trashing set aside (wp_untrash_post's `_wp_desired_post_slug`).
+  if (slug === undefined && post?.status === 'trash' && status !== undefined && status !== 'trash')
+    slug = post.slug.replace(/__trashed$/, '');
+  const finalStatus = status ?? post?.status ?? 'draft';
+  const unnamed = finalStatus === 'draft' || finalStatus === 'pending';
+  if (slug === undefined && !post?.slug && !unnamed && slugTitle) slug = slugify(slugTitle);
   if (body.password !== undefined && body.password !== '' && isTrue(body.sticky))
     throw restError(400, 'rest_invalid_field', 'A post can not be sticky and have a password.');
   return {

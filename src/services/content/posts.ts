@@ -5,8 +5,9 @@ import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { embedFor, type Embedded } from './post-embed.js';
+import { embedFor, type Embedded, embedOnly } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
+import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
 import {
   checkWrite,
@@ -14,10 +15,11 @@ import {
   fieldsOf,
   type PostKind,
   parseForm,
+  slugify,
   unlocked,
   type WriteBody,
 } from './post-write.js';
-import { type Context, pickFields, renderPost } from './render.js';
+import { type Context, pickFields, renderPost, withoutLinks } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -73,7 +75,14 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       return post;
     };
 
-    const respond = (
+    /**
+     * Edit context's `generated_slug`: the unique slug the post's title gives (core's get_sample_permalink is
+     * passed an empty name, so it always works from the title, even when the post has a slug).
+     */
+    const sampleSlug = (post: PostRow) =>
+      store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id);
+
+    const respond = async (
       request: FastifyRequest,
       post: PostRow,
       context: Context,
@@ -87,8 +96,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         siteOf(request),
         context,
         unlocked(user, post, password),
+        user,
+        context === 'edit' ? await sampleSlug(post) : undefined,
       );
-      if (embedded) body._embedded = embedded.of(post);
+      if (embedded) {
+        const only = embedOnly((request.query as { _embed?: unknown })._embed, embedded.of(post));
+        if (only) body._embedded = only;
+      }
       return fields?.length ? pickFields(body, fields) : body;
     };
 
@@ -122,7 +136,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
-        return rows.map((post) => respond(request, post, context, fields, embedded));
+        return Promise.all(rows.map((post) => respond(request, post, context, fields, embedded)));
       },
     );
 
@@ -153,6 +167,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
         reply.header('allow', allow.join(', '));
+        // Core's get_item links the post's page for browsers (which replaces the API's discovery link).
+        reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const embedded =
@@ -160,6 +176,16 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         return respond(request, post, context, fields, embedded, password);
       },
     );
+
+    /** wp_insert_post: someone who may not publish cannot name a post pending review (its slug stays empty). */
+    const pendingSlug = <F extends ReturnType<typeof fieldsOf>>(
+      fields: F,
+      user: UserRow,
+      post?: PostRow,
+    ): F =>
+      (fields.status ?? post?.status ?? 'draft') === 'pending' && !can(user, `publish_${kind.caps}`)
+        ? { ...fields, slug: '' }
+        : fields;
 
     const requireWriter = (user: UserRow | undefined): UserRow => {
       if (!user || !can(user, `edit_${kind.caps}`))
@@ -185,7 +211,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = requireWriter(caller(request));
         const body = (request.body ?? {}) as WriteBody;
         await checkWrite(store, kind, user, body);
-        const fields = fieldsOf(body);
+        const fields = pendingSlug(fieldsOf(body), user);
         if (!fields.title && !fields.content && !fields.excerpt)
           throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
@@ -193,8 +219,17 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           type: kind.type,
           author: fields.author ?? user.id,
           status: fields.status ?? 'draft',
+          // wp_insert_post: a new post given a date was last modified then, not now.
+          modified: fields.date,
           title: fields.title ?? '',
           slug: fields.slug ?? '',
+          // get_default_comment_status: comments and pings are closed on new pages.
+          ...(kind.type === 'page'
+            ? {
+                comment_status: fields.comment_status ?? 'closed',
+                ping_status: fields.ping_status ?? 'closed',
+              }
+            : {}),
           categories:
             kind.type === 'post' ? (fields.categories?.length ? fields.categories : [1]) : undefined,
         });
@@ -223,7 +258,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           await checkWrite(store, kind, user, body);
           if (body.parent !== undefined && body.parent === post.id)
             throw restError(400, 'rest_post_invalid_id', 'Invalid post parent ID.');
-          await store.savePost(fieldsOf(body, post), post.id);
+          await store.savePost(pendingSlug(fieldsOf(body, post), user, post), post.id);
           await revisions.saveAfterUpdate((await store.findPost(post.id)) as PostRow, user.id);
           return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
         },
@@ -249,14 +284,18 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           throw refused(!!user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
         const force = isTrue(request.body?.force ?? request.query.force);
         if (force) {
-          const previous = respond(request, post, 'edit');
+          const previous = withoutLinks(await respond(request, post, 'edit'));
           await store.deletePost(post.id);
           return { deleted: true, previous };
         }
         if (post.status === 'trash')
           throw restError(410, 'rest_already_trashed', 'The post has already been deleted.');
-        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status }, post.id);
-        return respond(request, trashed, 'edit');
+        // wp_trash_post sets the slug aside (`hello__trashed`) so another post may take it meanwhile.
+        const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
+        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
+        // wp_trash_post goes through wp_update_post, which saves a first revision when there is none yet.
+        await revisions.saveAfterUpdate(trashed, (user as UserRow).id);
+        return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
       },
     );
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { roleCapabilities } from './capabilities.js';
 import { languages } from './languages.js';
+import { actionRels, blockVersion, displayedTitle, permalink, samplePermalink } from './post-fields.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import type { PostRow, TermRow, UserRow } from './store.js';
 
@@ -67,12 +68,22 @@ export const restBase = (type: string) =>
 
 /**
  * A post or a page. `unlocked` says whether a password-protected one shows its content (the caller may edit
- * it or sent its password); otherwise content and excerpt render empty, as core does.
+ * it or sent its password); otherwise content and excerpt render empty, as core does. In edit context `viewer`
+ * gets the `wp:action-*` links of what they may do, and `sample` is the slug a post without one would get.
  */
-export function renderPost(post: PostRow, site: Site, context: Context, unlocked = true) {
+export function renderPost(
+  post: PostRow,
+  site: Site,
+  context: Context,
+  unlocked = true,
+  viewer?: UserRow,
+  sample?: string,
+) {
   const base = restBase(post.type);
   const self = `${site.api}/wp/v2/${base}/${post.id}`;
-  const guid = `${site.url}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
+  const guid = post.guid
+    ? `${site.url}${post.guid}`
+    : `${site.url}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
@@ -101,6 +112,7 @@ export function renderPost(post: PostRow, site: Site, context: Context, unlocked
       { taxonomy: 'category', embeddable: true, href: `${site.api}/wp/v2/categories?post=${post.id}` },
       { taxonomy: 'post_tag', embeddable: true, href: `${site.api}/wp/v2/tags?post=${post.id}` },
     ];
+  if (edit) for (const rel of actionRels(post, viewer)) links[rel] = [{ href: self }];
   links.curies = curies;
   const common = {
     id: post.id,
@@ -113,10 +125,14 @@ export function renderPost(post: PostRow, site: Site, context: Context, unlocked
     slug: post.slug,
     status: post.status,
     type: post.type,
-    link: post.status === 'publish' && post.slug ? `${site.url}/${post.slug}/` : guid,
-    title: raw({ rendered: texturize(post.title) }, post.title),
+    link: permalink(post, site),
+    title: raw({ rendered: texturize(displayedTitle(post)) }, post.title),
     content: raw(
-      { rendered: locked ? '' : renderContent(post.content), protected: post.password !== '' },
+      {
+        rendered: locked ? '' : renderContent(post.content),
+        protected: post.password !== '',
+        ...(edit ? { block_version: blockVersion(post.content) } : {}),
+      },
       post.content,
     ),
     excerpt: raw(
@@ -130,19 +146,19 @@ export function renderPost(post: PostRow, site: Site, context: Context, unlocked
   };
   if (context === 'embed') {
     // Core's embed context: the fields a list of links needs.
-    const { id, date, slug, type, link, title, author, featured_media } = common;
-    const embed = { id, date, slug, type, link, title, author, featured_media, _links: links };
-    return post.type === 'page' ? embed : { ...embed, excerpt: common.excerpt };
+    const { id, date, slug, type, link, title, excerpt, author, featured_media } = common;
+    return { id, date, slug, type, link, title, excerpt, author, featured_media, _links: links };
   }
+  const sampleFields = edit ? samplePermalink(post, site, sample ?? post.slug) : {};
   if (post.type === 'page') {
-    // Pages do not support excerpts in core, so they have no `excerpt` field.
-    const { excerpt: _excerpt, ...page } = common;
+    // WordPress 6.1 (with its default theme) gives pages an excerpt too.
     return {
-      ...page,
+      ...common,
       parent: post.parent,
       menu_order: post.menu_order,
       template: post.template,
-      meta: {},
+      meta: [],
+      ...sampleFields,
       _links: links,
     };
   }
@@ -151,9 +167,10 @@ export function renderPost(post: PostRow, site: Site, context: Context, unlocked
     sticky: post.sticky,
     template: post.template,
     format: post.format,
-    meta: {},
+    meta: [],
     categories: post.categories,
     tags: post.tags,
+    ...sampleFields,
     _links: links,
   };
 }
@@ -172,7 +189,8 @@ export function renderUser(user: UserRow, site: Site, context: Context) {
     link: `${site.url}/author/${user.slug}/`,
     slug: user.slug,
     avatar_urls: { '24': avatar(user.email, 24), '48': avatar(user.email, 48), '96': avatar(user.email, 96) },
-    meta: {},
+    // An empty PHP array, as core sends it; edit context adds the block editor's (empty) preferences.
+    meta: context === 'edit' ? { persisted_preferences: [] } : [],
     _links: {
       self: [{ href: `${site.api}/wp/v2/users/${user.id}` }],
       collection: [{ href: `${site.api}/wp/v2/users` }],
@@ -212,10 +230,14 @@ export function renderTerm(term: TermRow, site: Site) {
   return {
     ...base,
     ...(term.taxonomy === 'category' ? { parent: term.parent } : {}),
-    meta: {},
+    meta: [],
     _links: {
       self: [{ href: `${site.api}/wp/v2/${route}/${term.id}` }],
       collection: [{ href: `${site.api}/wp/v2/${route}` }],
+      about: [{ href: `${site.api}/wp/v2/taxonomies/${term.taxonomy}` }],
+      ...(term.parent
+        ? { up: [{ href: `${site.api}/wp/v2/${route}/${term.parent}`, embeddable: true }] }
+        : {}),
       'wp:post_type': [{ href: `${site.api}/wp/v2/posts?${route}=${term.id}` }],
       curies,
     },
@@ -237,4 +259,10 @@ export function pickFields(object: Record<string, unknown>, fields: string[]): R
     }
   }
   return out;
+}
+
+/** A deleted item's `previous`: core sends the item's data without its links. */
+export function withoutLinks<T extends { _links?: unknown }>(item: T): Omit<T, '_links'> {
+  const { _links: _, ...data } = item;
+  return data;
 }

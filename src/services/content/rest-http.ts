@@ -45,7 +45,7 @@ const routeOf = (url: string) => {
 
 /** `_envelope`: status and the REST headers move into the body, which is always answered with 200. */
 function envelope(reply: FastifyReply, payload: string, site: string) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | number> = {};
   for (const [name, wpName] of Object.entries(envelopeHeaders)) {
     let value = reply.getHeader(name);
     if (value === undefined) continue;
@@ -54,7 +54,8 @@ function envelope(reply: FastifyReply, payload: string, site: string) {
         .split(', ')
         .filter((l) => !l.includes('rel="https://api.w.org/"'))
         .join(', ');
-    if (value !== '') headers[wpName] = String(value);
+    // Core sets the totals as integers, which the envelope shows as numbers.
+    if (value !== '') headers[wpName] = name.startsWith('x-wp-total') ? Number(value) : String(value);
     if (name !== 'link') reply.removeHeader(name);
   }
   reply.header('link', `<${site}/>; rel="https://api.w.org/"`);
@@ -65,6 +66,13 @@ function envelope(reply: FastifyReply, payload: string, site: string) {
   };
   reply.status(200);
   return JSON.stringify(body);
+}
+
+/** The request's `context` as core's Allow check sees it: handlers of successful writes set it to `edit`. */
+function contextOf(request: FastifyRequest, reply: FastifyReply): string {
+  if (request.method !== 'GET' && request.method !== 'OPTIONS' && reply.statusCode < 300) return 'edit';
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.context === 'string' ? query.context : 'view';
 }
 
 /** Answers made by replaying another request: already transformed, so passed through as they are. */
@@ -92,11 +100,16 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
       reply.header('access-control-allow-methods', corsMethods);
     if (caller(request)) reply.headers(nocache);
     const matched = request.method === 'OPTIONS' ? undefined : matchRoute(routeOf(request.url));
-    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer. Core sends
-    // none when the request was refused by a permission check or its item is missing (401, 403, 404).
-    const refusedOrMissing = [401, 403, 404].includes(reply.statusCode);
-    if (matched && reply.getHeader('allow') === undefined && reply.statusCode < 500 && !refusedOrMissing) {
-      const methods = await allowedMethods(store, matched, caller(request)).catch(() => []);
+    // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer, so server
+    // errors other than 501 (core's "not supported" answers) get none.
+    const serverError = reply.statusCode >= 500 && reply.statusCode !== 501;
+    // Comments' checks read many parameters (post, status, author…) not modelled here: their refusals get none.
+    const comments = /^\/wp\/v2\/comments/.test(matched?.spec.path ?? '');
+    const refused = comments && [401, 403, 404].includes(reply.statusCode);
+    if (matched && reply.getHeader('allow') === undefined && !serverError && !refused) {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const context = contextOf(request, reply);
+      const methods = await allowedMethods(store, matched, caller(request), context, query).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));
     }
     if (typeof payload !== 'string' || replayed.has(request)) return payload;
@@ -113,7 +126,7 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     if (reply.getHeader('access-control-allow-origin')) reply.headers(preflightHeaders(request.headers, {}));
     const matched = matchRoute(routeOf(request.url));
     if (!matched) return [];
-    const methods = await allowedMethods(store, matched, caller(request));
+    const methods = await allowedMethods(store, matched, caller(request), contextOf(request, reply));
     if (methods.length) reply.header('allow', methods.join(', '));
     const { spec } = matched;
     const { api } = siteOf(request);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { canOnPost } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderHtml, type Site, wpDate } from './render.js';
+import { type Context, pickFields, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
@@ -161,7 +161,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
             'rest_trash_not_supported',
             "Revisions do not support trashing. Set 'force=true' to delete.",
           );
-        const previous = renderRevision(rev, siteOf(request), rest, 'edit');
+        const previous = withoutLinks(renderRevision(rev, siteOf(request), rest, 'edit'));
         await revisions.delete(rev);
         return { deleted: true, previous };
       },

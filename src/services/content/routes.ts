@@ -4,7 +4,7 @@ import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor } from './errors.js';
-import { setCaller, siteOf } from './http.js';
+import { caller, setCaller, siteOf } from './http.js';
 import { optionRoutes, siteOptions } from './options.js';
 import type { MediaFiles } from './media.js';
 import { postRoutes } from './posts.js';
@@ -77,12 +77,11 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       normalizeQuery(request);
     });
 
+    // Core sends the API's discovery link first; a response's own Link header (prev/next, alternate) then
+    // replaces it, as PHP's header() does.
     app.addHook('onSend', async (request, reply, payload) => {
-      const index = `<${siteOf(request).api}/>; rel="https://api.w.org/"`;
-      const existing = reply.getHeader('link');
-      if (!existing) reply.header('link', index);
-      else if (!String(existing).includes('https://api.w.org/'))
-        reply.header('link', `${existing}, ${index}`);
+      if (!reply.getHeader('link'))
+        reply.header('link', `<${siteOf(request).api}/>; rel="https://api.w.org/"`);
       return payload;
     });
 
@@ -128,6 +127,13 @@ export function contentRoutes(
         });
       if (jsonpRequested(request) && /^\/wp-json(\/|\?|$)/i.test(request.url)) throw jsonpDisabled();
       const user = await authenticate(store, limiter, request);
+      if (user) setCaller(request, user);
+    });
+    // A body that cannot be parsed fails before preValidation: core has authenticated by then, so its answer
+    // carries the caller's Allow and no-cache headers. Authenticate here for those (a failure stays as it is).
+    app.addHook('onError', async (request, _reply, error) => {
+      if (caller(request) || !(error as { code?: string }).code?.startsWith('FST_ERR_CTP_')) return;
+      const user = await authenticate(store, limiter, request).catch(() => undefined);
       if (user) setCaller(request, user);
     });
     await app.register(wpJson(store, settings, files));

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ItemQuery, PostListQuery, PostSchema, PostWriteBody, StringEnum } from './schemas.js';
+import { deletedSchema, ItemQuery, PostListQuery, PostSchema, PostWriteBody, StringEnum } from './schemas.js';
 
 const INT_MAX = 2_147_483_647;
 const IdList = Type.Array(Type.Integer({ minimum: 0, maximum: INT_MAX }));
@@ -56,13 +56,13 @@ export const PostItemQuery = Type.Composite([
 ]);
 
 export const PageSchema = Type.Composite([
-  Type.Omit(PostSchema, ['sticky', 'format', 'categories', 'tags', 'excerpt']),
+  Type.Omit(PostSchema, ['sticky', 'format', 'categories', 'tags']),
   Type.Object({ parent: Type.Integer(), menu_order: Type.Integer() }),
 ]);
-export const DeletedPageSchema = Type.Object({ deleted: Type.Boolean(), previous: PageSchema });
+export const DeletedPageSchema = deletedSchema(PageSchema);
 
 export const PageWriteBody = Type.Composite([
-  Type.Omit(PostWriteBody, ['sticky', 'format', 'categories', 'tags', 'excerpt']),
+  Type.Omit(PostWriteBody, ['sticky', 'format', 'categories', 'tags']),
   Type.Object({
     parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
     menu_order: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })),

@@ -1,4 +1,4 @@
-import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
+import { type TLiteral, type TObject, type TSchema, type TUnion, Type } from '@sinclair/typebox';
 
 /** A string enum (a union of literals, which the type provider can infer). */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: object = {}) =>
@@ -52,7 +52,12 @@ const RenderedProtected = Type.Object({
   rendered: Type.String(),
   protected: Type.Boolean(),
 });
-const Meta = Type.Object({}, { additionalProperties: true });
+const Content = Type.Composite([
+  RenderedProtected,
+  Type.Object({ block_version: Type.Optional(Type.Integer()) }),
+]);
+/** Core sends `meta` as an empty PHP array, `[]`, unless registered meta has values: written as it is. */
+const Meta = Type.Unknown();
 
 export const PostSchema = Type.Object({
   id: Type.Integer(),
@@ -67,7 +72,7 @@ export const PostSchema = Type.Object({
   password: Type.Optional(Type.String()),
   link: Type.String(),
   title: Rendered,
-  content: RenderedProtected,
+  content: Content,
   excerpt: RenderedProtected,
   author: Type.Integer(),
   featured_media: Type.Integer(),
@@ -79,11 +84,16 @@ export const PostSchema = Type.Object({
   meta: Meta,
   categories: Type.Array(Type.Integer()),
   tags: Type.Array(Type.Integer()),
+  permalink_template: Type.Optional(Type.String()),
+  generated_slug: Type.Optional(Type.String()),
   _links: Links,
   _embedded: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
-export const DeletedPostSchema = Type.Object({ deleted: Type.Boolean(), previous: PostSchema });
+/** What a delete answers: the item as it was, without links (core sends the data of the item's response). */
+export const deletedSchema = <T extends TObject>(item: T) =>
+  Type.Object({ deleted: Type.Boolean(), previous: Type.Omit(item, ['_links']) });
+export const DeletedPostSchema = deletedSchema(PostSchema);
 
 export const PostListQuery = Type.Object({
   context: Type.Optional(ContextEnum),

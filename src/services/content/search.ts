@@ -154,7 +154,8 @@ export function searchRoutes(db: Database): FastifyPluginAsync {
               : await searchPosts(db, { ...filter, offset: 0, limit: 1 });
           total = all[0]?.total ?? 0;
         }
-        paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_search_invalid_page_number');
+        const pages = Math.ceil(total / perPage);
+        paginate(request, reply, total, page, pages, 'rest_search_invalid_page_number', false);
         const site = siteOf(request);
         return hits.map((hit) => {
           const term = type === 'term';

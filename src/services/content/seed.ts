@@ -79,10 +79,14 @@ export function seedSql(): string {
     const { author, status } = seedPostPlan(n);
     const topic = topics[(n - 1) % topics.length] as string;
     const title = `${topic}, part ${Math.ceil(n / topics.length)}`;
-    const slug = title
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '');
+    // Pending posts are the contributor's, who may not name them (wp_insert_post leaves their slug empty).
+    const slug =
+      status === 'pending'
+        ? ''
+        : title
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '');
     const content = [
       `This is post number ${n}: ${topic.toLowerCase()}.`,
       'Backlot seeds the same site on every first start, so examples and tests can rely on it.',

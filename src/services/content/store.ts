@@ -63,6 +63,10 @@ export interface PostRow {
   featured_media: number;
   mime_type: string;
   media: MediaInfo | null;
+  /** The path of its permalink when it was created (`/hello/`), or null for the plain `?p=` one (see guid). */
+  guid?: string | null;
+  /** A page's ancestors' slugs (`about/team`), which its permalink starts with; null without a parent. */
+  path?: string | null;
   /** Kept by RevisionStore: how many revisions the post has, and the newest one's id (lists read them free). */
   revision_count?: number;
   last_revision?: number | null;
@@ -78,14 +82,26 @@ export interface TermRow {
   count: number;
 }
 
+/** A post's term ids in the order wp_get_object_terms gives them: by name (then id, for equal names). */
+const termIds = (taxonomy: string) =>
+  `COALESCE((SELECT array_agg(t.id ORDER BY t.name, t.id) FROM content.post_terms pt
+     JOIN content.terms t ON t.id = pt.term_id WHERE pt.post_id = p.id AND t.taxonomy = '${taxonomy}'), '{}')`;
+
+/** `about/team`: the slugs from the top ancestor down to `parent` (get_page_uri), cut off at 50 levels. */
+export const ancestorsPath = (parent: string) =>
+  `WITH RECURSIVE up(id, parent, slug, depth) AS (
+     SELECT id, parent, slug, 1 FROM content.posts WHERE id = ${parent}
+     UNION ALL SELECT a.id, a.parent, a.slug, up.depth + 1 FROM content.posts a JOIN up ON a.id = up.parent
+       WHERE up.depth < 50)
+   SELECT string_agg(slug, '/' ORDER BY depth DESC) FROM up`;
+
 const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status, p.trashed_from, p.comment_status,
   p.ping_status, p.sticky, p.format, p.date, p.modified, p.type, p.parent, p.menu_order, p.template, p.password,
   p.featured_media, p.mime_type, p.media,
-  p.revision_count, p.last_revision,
-  COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
-            WHERE pt.post_id = p.id AND t.taxonomy = 'category'), '{}') AS categories,
-  COALESCE((SELECT array_agg(t.id ORDER BY t.id) FROM content.post_terms pt JOIN content.terms t ON t.id = pt.term_id
-            WHERE pt.post_id = p.id AND t.taxonomy = 'post_tag'), '{}') AS tags`;
+  p.revision_count, p.last_revision, p.guid,
+  CASE WHEN p.type = 'page' AND p.parent <> 0 THEN (${ancestorsPath('p.parent')}) END AS path,
+  ${termIds('category')} AS categories,
+  ${termIds('post_tag')} AS tags`;
 
 /** LIKE pattern for a user's search words, with the wildcards they typed taken literally. */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -120,14 +136,25 @@ export interface PostFilter {
   modifiedAfter?: Date;
   /** Callers who may not see others' unpublished posts: only published ones and their own. */
   visibleTo?: number;
-  orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title' | 'menu_order' | 'parent';
+  /** `include` and `include_slugs` keep the order the ids or slugs were given in (`order` does not apply). */
+  orderby:
+    | 'author'
+    | 'date'
+    | 'id'
+    | 'modified'
+    | 'slug'
+    | 'title'
+    | 'menu_order'
+    | 'parent'
+    | 'include'
+    | 'include_slugs';
   order: 'asc' | 'desc';
   /** Undefined means every matching post. */
   limit?: number;
   offset: number;
 }
 
-const postOrder: Record<PostFilter['orderby'], string> = {
+const postOrder: Record<Exclude<PostFilter['orderby'], 'include' | 'include_slugs'>, string> = {
   author: 'p.author',
   date: 'p.date',
   id: 'p.id',
@@ -316,10 +343,17 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
       params,
     );
+    // As core's FIELD(ID, …): the order the ids (or slugs) were given in, whatever `order` says.
+    const orderSql =
+      filter.orderby === 'include'
+        ? `array_position(${add(filter.include ?? [])}::int[], p.id), p.id`
+        : filter.orderby === 'include_slugs'
+          ? `array_position(${add(filter.slugs ?? [])}::text[], p.slug), p.id`
+          : `${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<PostRow>(
       `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql}
-       ORDER BY ${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order} ${limit}`,
+       ORDER BY ${orderSql} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
@@ -414,6 +448,14 @@ export class ContentStore {
         const slug = fields.slug === '' ? '' : await this.uniqueSlug(tx, fields.slug, postId);
         await tx.query('UPDATE content.posts SET slug = $2 WHERE id = $1', [postId, slug]);
       }
+      // wp_insert_post: a new post's guid is its permalink then, pretty once it is published or private.
+      if (id === undefined && fields.type !== 'attachment')
+        await tx.query(
+          `UPDATE content.posts p SET guid = '/' || CASE WHEN p.type = 'page' AND p.parent <> 0
+             THEN (${ancestorsPath('p.parent')}) || '/' ELSE '' END || p.slug || '/'
+           WHERE p.id = $1 AND p.status IN ('publish', 'private') AND p.slug <> ''`,
+          [postId],
+        );
       for (const [taxonomy, ids] of [
         ['category', fields.categories],
         ['post_tag', fields.tags],

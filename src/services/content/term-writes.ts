@@ -5,7 +5,7 @@ import { can } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, siteOf, validId } from './http.js';
 import { slugify } from './posts.js';
-import { renderTerm } from './render.js';
+import { renderTerm, withoutLinks } from './render.js';
 import {
   CategorySchema,
   ForceQuery,
@@ -100,7 +100,9 @@ export function termWriteRoutes(store: ContentStore): FastifyPluginAsync {
             params: IdParams,
             querystring: ForceQuery,
             body: Type.Optional(ForceQuery),
-            response: responses(Type.Object({ deleted: Type.Boolean(), previous: schema })),
+            response: responses(
+              Type.Object({ deleted: Type.Boolean(), previous: Type.Omit(schema, ['_links']) }),
+            ),
           },
         },
         async (request) => {
@@ -114,7 +116,7 @@ export function termWriteRoutes(store: ContentStore): FastifyPluginAsync {
               'rest_trash_not_supported',
               "Terms do not support trashing. Set 'force=true' to delete.",
             );
-          const previous = renderTerm(term, siteOf(request));
+          const previous = withoutLinks(renderTerm(term, siteOf(request)));
           await deleteTerm(store.db, taxonomy, term.id, term.parent);
           return { deleted: true, previous };
         },

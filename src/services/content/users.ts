@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderUser } from './render.js';
+import { type Context, pickFields, renderUser, withoutLinks } from './render.js';
 import {
   IdParams,
   ItemQuery,
@@ -170,74 +170,58 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
       },
     );
 
-    /**
-     * Trashes a user (`id`, or the caller when undefined), or deletes them for good with `force` (their posts to
-     * `reassign`, or deleted with them).
-     */
-    const removeUser = async (request: FastifyRequest, id: number | undefined) => {
-      const body = (request.body ?? {}) as DeleteArgs;
-      const query = request.query as DeleteArgs;
-      const force = isTrue(body.force ?? query.force);
-      const reassign = reassignOf(body.reassign ?? query.reassign);
-      // Deleting for good must say what happens to the user's posts, as core requires `reassign`.
-      if (force && reassign === undefined)
-        throw restError(400, 'rest_missing_callback_param', 'Missing parameter(s): reassign', ['reassign']);
-      const me = caller(request);
-      if (id === undefined) {
-        if (!me) throw restError(401, 'rest_not_logged_in', 'You are not currently logged in.');
-        id = me.id;
-      }
-      const admin = can(me, 'delete_users');
-      const user = validId(id) ? await store.findUser(id, admin) : undefined;
-      if (!user) throw invalidId();
-      if (!admin)
-        throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
-      if (
-        reassign !== undefined &&
-        reassign !== false &&
-        (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
-      )
-        throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
-      if (!force && user.trashed_at)
-        throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
-      const previous = renderUser(user, siteOf(request), 'edit');
-      await store.removeUser(user.id, { reassign: reassign || undefined, force });
-      return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
-    };
-    const deleteSchema = {
-      tags,
-      querystring: UserDeleteArgs,
-      body: Type.Optional(UserDeleteArgs),
-      response: responses(
-        Type.Object({
-          deleted: Type.Boolean(),
-          trashed: Type.Optional(Type.Boolean()),
-          previous: UserSchema,
-        }),
-      ),
-    };
-    app.delete(
-      item,
-      {
-        schema: {
-          ...deleteSchema,
-          summary: 'Trash a user, or delete for good with force=true; reassign moves their posts first',
-          params: IdParams,
+    // `/users/me` deletes the caller as `/users/{id}` would (anonymous callers are user 0: an unknown user).
+    for (const url of [item, `${base}/me`]) {
+      const current = url !== item;
+      app.delete(
+        url,
+        {
+          schema: {
+            tags,
+            summary: current
+              ? 'Trash the logged-in user, or delete them for good (as /users/{id})'
+              : 'Trash a user, or delete for good with force=true; reassign moves their posts first',
+            ...(current ? {} : { params: IdParams }),
+            querystring: UserDeleteArgs,
+            body: Type.Optional(UserDeleteArgs),
+            response: responses(
+              Type.Object({
+                deleted: Type.Boolean(),
+                trashed: Type.Optional(Type.Boolean()),
+                previous: Type.Omit(UserSchema, ['_links']),
+              }),
+            ),
+          },
         },
-      },
-      (request) => removeUser(request, request.params.id),
-    );
-    // As core's `/users/me` route: the caller trashes or deletes themselves, with the same rules.
-    app.delete(
-      `${base}/me`,
-      {
-        schema: {
-          ...deleteSchema,
-          summary: 'Trash or delete the signed-in user (same rules as /users/{id})',
+        async (request) => {
+          const force = isTrue(request.body?.force ?? request.query.force);
+          const reassign = reassignOf(request.body?.reassign ?? request.query.reassign);
+          // Deleting for good must say what happens to the user's posts, as core requires `reassign`.
+          if (force && reassign === undefined)
+            throw restError(400, 'rest_missing_callback_param', 'Missing parameter(s): reassign', [
+              'reassign',
+            ]);
+          const me = caller(request);
+          const id = current ? (me?.id ?? 0) : (request.params as { id: number }).id;
+          const admin = can(me, 'delete_users');
+          const user = validId(id) ? await store.findUser(id, admin) : undefined;
+          if (!user) throw invalidId();
+          if (!admin)
+            throw refused(!!me, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
+          if (
+            reassign !== undefined &&
+            reassign !== false &&
+            (reassign === user.id || !validId(reassign) || !(await store.findUser(reassign)))
+          )
+            throw restError(400, 'rest_user_invalid_reassign', 'Invalid user ID for reassignment.');
+          if (!force && user.trashed_at)
+            throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
+          const previous = withoutLinks(renderUser(user, siteOf(request), 'edit'));
+          await store.removeUser(user.id, { reassign: reassign || undefined, force });
+          return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
         },
-      },
-      (request) => removeUser(request, undefined),
-    );
+      );
+    }
 
     app.post(
       `${item}/restore`,
