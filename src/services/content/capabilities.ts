@@ -1,6 +1,6 @@
 import type { PostRow, Role, UserRow } from './store.js';
 
-/** Core WordPress primitive capabilities of each role (the subset the posts and users routes check). */
+/** Core WordPress 6.1's primitive capabilities of each role (populate_roles in wp-admin/includes/schema.php). */
 const contributor = ['read', 'level_0', 'level_1', 'edit_posts', 'delete_posts'];
 const author = [
   ...contributor,
@@ -13,6 +13,9 @@ const author = [
 const editor = [
   ...author,
   'level_3',
+  'level_4',
+  'level_5',
+  'level_6',
   'level_7',
   'moderate_comments',
   'manage_categories',
@@ -36,7 +39,23 @@ const editor = [
 ];
 const administrator = [
   ...editor,
+  'level_8',
+  'level_9',
   'level_10',
+  'delete_plugins',
+  'delete_themes',
+  'edit_dashboard',
+  'edit_files',
+  'edit_plugins',
+  'edit_themes',
+  'export',
+  'import',
+  'install_plugins',
+  'install_themes',
+  'unfiltered_upload',
+  'update_core',
+  'update_plugins',
+  'update_themes',
   'switch_themes',
   'edit_theme_options',
   'activate_plugins',

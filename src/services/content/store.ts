@@ -106,6 +106,8 @@ export interface PostFilter {
   publicParentsOnly?: boolean;
   /** Attachments whose MIME type starts with this (`image/`) or equals it. */
   mimePrefix?: string;
+  /** The search also matches the attachment's file path (core's wp_allow_query_attachment_by_filename). */
+  searchFiles?: boolean;
   /** Strict bounds, as WordPress's date_query without `inclusive`. */
   before?: Date;
   after?: Date;
@@ -214,6 +216,8 @@ export class ContentStore {
       username: 'u.login',
       url: 'u.url',
     }[filter.orderby];
+    // WordPress's tables use a case-insensitive collation: `newbie` sorts before `Sam`.
+    const sortKey = column === 'u.id' || column === 'u.registered_at' ? column : `lower(${column})`;
     const whereSql = where.join(' AND ');
     const total = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM content.users u WHERE ${whereSql}`,
@@ -221,7 +225,7 @@ export class ContentStore {
     );
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<UserRow>(
-      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${column} ${filter.order}, u.id ${filter.order} ${limit}`,
+      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${sortKey} ${filter.order}, u.id ${filter.order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
@@ -272,7 +276,8 @@ export class ContentStore {
     };
     if (filter.search) {
       const like = add(likePattern(filter.search));
-      where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like})`);
+      const file = filter.searchFiles ? ` OR p.media->>'file' ILIKE ${like}` : '';
+      where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like}${file})`);
     }
     if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
     if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);
@@ -395,13 +400,11 @@ export class ContentStore {
           values,
         );
         postId = rows[0]?.id as number;
-      } else if (columns.length) {
+      } else {
+        // Any update moves `modified`, even one that changes no column (core's wp_update_post).
         const sets = columns.map((c, i) => `${c} = $${i + 2}`);
-        const touch = fields.modified === undefined ? ', modified = now()' : '';
-        await tx.query(`UPDATE content.posts SET ${sets.join(', ')}${touch} WHERE id = $1`, [
-          postId,
-          ...values,
-        ]);
+        if (fields.modified === undefined) sets.push('modified = now()');
+        await tx.query(`UPDATE content.posts SET ${sets.join(', ')} WHERE id = $1`, [postId, ...values]);
       }
       if (fields.slug !== undefined) {
         const slug = fields.slug === '' ? '' : await this.uniqueSlug(tx, fields.slug, postId);
