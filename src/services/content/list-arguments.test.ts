@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+import { png, storeEnv } from '../../../test/profiles.js';
+
+// Arguments the routes list that change what a client gets, as WordPress 6.1 applies them (media, users,
+// comments, meta); revisions' are in revisions.test.ts.
+
+let t: ContentTest;
+before(async () => {
+  t = await startContent({ env: storeEnv() });
+});
+after(() => t.close());
+
+const send = (method: string, url: string, authorization?: string, payload?: unknown, more = {}) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    payload: payload as object,
+    headers: { ...(authorization ? { authorization } : {}), ...more },
+  });
+const idsOf = (res: { json(): Json }) => res.json().map((item: Json) => item.id) as number[];
+
+describe('media list arguments', () => {
+  let attached: number;
+  let note: number;
+  before(async () => {
+    const upload = (name: string, type: string, body: Buffer, query = '') =>
+      send('POST', `${api}/media${query}`, t.auth.admin, body, {
+        'content-type': type,
+        'content-disposition': `attachment; filename="${name}"`,
+      });
+    attached = json(await upload('attached.png', 'image/png', png, '?post=1')).id;
+    note = json(await upload('note.txt', 'text/plain', Buffer.from('hello'))).id;
+  });
+  const media = async (query: string) => {
+    const res = await send('GET', `${api}/media${query}`);
+    assert.equal(res.statusCode, 200, res.body);
+    return idsOf(res);
+  };
+
+  test('dates: after, before, modified_after, modified_before', async () => {
+    assert.deepEqual(await media('?after=2024-01-01T00:00:00'), [note, attached]);
+    assert.deepEqual(await media('?before=2024-01-01T00:00:00'), []);
+    assert.deepEqual(await media('?modified_after=2024-01-01T00:00:00'), [note, attached]);
+    assert.deepEqual(await media('?modified_before=2024-01-01T00:00:00'), []);
+    const bad = await send('GET', `${api}/media?after=yesterday`);
+    assert.equal(bad.statusCode, 400);
+    assert.deepEqual(json(bad), {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): after',
+      data: {
+        status: 400,
+        params: { after: 'Invalid date.' },
+        details: { after: { code: 'rest_invalid_date', message: 'Invalid date.', data: null } },
+      },
+    });
+  });
+
+  test('parent, parent_exclude, media_type, mime_type, search (file names too), include, exclude', async () => {
+    assert.deepEqual(await media('?parent=1'), [attached]);
+    assert.deepEqual(await media('?parent=0'), [note]);
+    assert.deepEqual(await media('?parent_exclude=1'), [note]);
+    assert.deepEqual(await media('?media_type=text'), [note]);
+    assert.deepEqual(await media('?mime_type=image/png'), [attached]);
+    // Core filters only by an allowed type; anything else is ignored (every item).
+    assert.deepEqual(await media('?mime_type=image'), [note, attached]);
+    assert.deepEqual(await media('?mime_type=image/nope'), [note, attached]);
+    assert.deepEqual(await media('?search=.png'), [attached]);
+    assert.deepEqual(await media(`?include=${note}`), [note]);
+    assert.deepEqual(await media(`?exclude=${note}`), [attached]);
+    assert.equal(json(await send('GET', `${api}/media?parent_exclude=abc`)).code, 'rest_invalid_param');
+  });
+});
+
+describe('users by capability', () => {
+  const users = (query: string, who = t.auth.admin) => send('GET', `${api}/users${query}`, who);
+  const sorted = async (query: string) => idsOf(await users(query)).sort((a, b) => a - b);
+
+  test('administrators filter by capabilities: roles that hold one, or a role of that name', async () => {
+    assert.deepEqual(await sorted('?capabilities=edit_posts'), [1, 2, 3, 4]);
+    assert.deepEqual(await sorted('?capabilities=level_5'), [ids.admin, ids.editor]);
+    assert.deepEqual(await sorted('?capabilities=install_plugins'), [ids.admin]);
+    assert.deepEqual(await sorted('?capabilities=editor'), [ids.editor]);
+    assert.deepEqual(await sorted('?capabilities=install_plugins,moderate_comments'), [1, 2]);
+    assert.deepEqual(await sorted('?capabilities=edit_posts&roles=subscriber'), [1, 2, 3, 4, 5]);
+  });
+
+  test('others may not (401 anonymous, 403 signed in)', async () => {
+    const body = (status: number) => ({
+      code: 'rest_user_cannot_view',
+      message: 'Sorry, you are not allowed to filter users by capability.',
+      data: { status },
+    });
+    const editor = await users('?capabilities=edit_posts', t.auth.editor);
+    assert.equal(editor.statusCode, 403);
+    assert.deepEqual(json(editor), body(403));
+    const anonymous = await send('GET', `${api}/users?capabilities=edit_posts`);
+    assert.equal(anonymous.statusCode, 401);
+    assert.deepEqual(json(anonymous), body(401));
+  });
+
+  test('names sort without regard to case, as WordPress’s collation', async () => {
+    const made = await send('POST', `${api}/users`, t.auth.admin, {
+      username: 'lowercase',
+      email: 'lowercase@example.com',
+      password: 'secret-123',
+      name: 'aaron lowercase',
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const names = json(await users('?orderby=name&per_page=100')).map((u: Json) => u.name);
+    assert.equal(names[0], 'aaron lowercase');
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+    );
+  });
+});
+
+describe('comments of a password-protected post', () => {
+  let post: number;
+  let comment: number;
+  before(async () => {
+    post = json(
+      await send('POST', `${api}/posts`, t.auth.admin, {
+        title: 'Secret',
+        status: 'publish',
+        password: 'pw',
+      }),
+    ).id;
+    comment = json(await send('POST', `${api}/comments`, t.auth.admin, { post, content: 'Behind it' })).id;
+  });
+
+  test('need the post’s password, given for that one post', async () => {
+    const locked = await send('GET', `${api}/comments?post=${post}`);
+    assert.equal(locked.statusCode, 401);
+    assert.deepEqual(json(locked), {
+      code: 'rest_cannot_read_post',
+      message: 'Sorry, you are not allowed to read the post for this comment.',
+      data: { status: 401 },
+    });
+    assert.deepEqual(idsOf(await send('GET', `${api}/comments?post=${post}&password=pw`)), [comment]);
+    assert.equal((await send('GET', `${api}/comments?post=${post}&password=nope`)).statusCode, 401);
+    assert.equal((await send('GET', `${api}/comments?post=${post},1&password=pw`)).statusCode, 401);
+    assert.equal((await send('GET', `${api}/comments?post=${post}`, t.auth.subscriber)).statusCode, 403);
+    assert.deepEqual(idsOf(await send('GET', `${api}/comments?post=${post}`, t.auth.admin)), [comment]);
+    const one = await send('GET', `${api}/comments/${comment}`);
+    assert.equal(one.statusCode, 401);
+    assert.equal(json(one).code, 'rest_cannot_read');
+    assert.equal(json(await send('GET', `${api}/comments/${comment}?password=pw`)).id, comment);
+  });
+
+  test('are left out of other lists, which still count them', async () => {
+    const list = await send('GET', `${api}/comments?per_page=100`);
+    assert.ok(!idsOf(list).includes(comment));
+    assert.equal(Number(list.headers['x-wp-total']), idsOf(list).length + 1);
+  });
+});
+
+describe('meta on writes', () => {
+  test('unregistered keys are accepted and ignored; a non-object is 400 before permissions', async () => {
+    const before = json(await send('GET', `${api}/pages/31?context=edit`, t.auth.admin));
+    const saved = await send('POST', `${api}/pages/31`, t.auth.admin, { meta: { color: 'blue' } });
+    assert.equal(saved.statusCode, 200, saved.body);
+    assert.equal(json(saved).meta.color, undefined);
+    // Any update moves `modified`, as wp_update_post.
+    assert.ok(json(saved).modified > before.modified);
+    for (const [url, who] of [
+      [`${api}/posts/1`, undefined],
+      [`${api}/users/me`, t.auth.admin],
+      [`${api}/categories`, t.auth.admin],
+    ] as const) {
+      const bad = await send('POST', url, who, { meta: 'blue' });
+      assert.equal(bad.statusCode, 400, url);
+      assert.deepEqual(json(bad), {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): meta',
+        data: { status: 400, params: { meta: 'Invalid parameter.' }, details: [] },
+      });
+    }
+  });
+
+  test('a comment update records who sent it (author_ip, author_user_agent), as core', async () => {
+    const res = await send(
+      'POST',
+      `${api}/comments/1`,
+      t.auth.admin,
+      { content: 'Edited' },
+      {
+        'user-agent': 'list-arguments-test',
+      },
+    );
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      [json(res).author_ip, json(res).author_user_agent],
+      ['127.0.0.1', 'list-arguments-test'],
+    );
+  });
+});
