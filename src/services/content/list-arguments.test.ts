@@ -197,3 +197,57 @@ describe('meta on writes', () => {
     );
   });
 });
+
+describe('orderby include, include_slugs and relevance (posts, pages, media)', () => {
+  const list = async (url: string) => {
+    const res = await send('GET', url);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as Json[];
+  };
+
+  test('include and include_slugs keep the order asked for, whatever `order` says', async () => {
+    for (const order of ['', '&order=asc', '&order=desc'])
+      assert.deepEqual(
+        (await list(`${api}/posts?include=3,1,2&orderby=include${order}`)).map((p) => p.id),
+        [3, 1, 2],
+      );
+    const [newest, , third] = await list(`${api}/posts?per_page=3`);
+    const bySlug = await list(`${api}/posts?slug=${third.slug},${newest.slug}&orderby=include_slugs`);
+    assert.deepEqual(
+      bySlug.map((p) => p.id),
+      [third.id, newest.id],
+    );
+    // Without slugs core falls back to the date, oldest first.
+    const all = (await list(`${api}/posts?per_page=100`)).map((p) => p.id);
+    assert.deepEqual(
+      (await list(`${api}/posts?per_page=100&orderby=include_slugs`)).map((p) => p.id),
+      [...all].reverse(),
+    );
+  });
+
+  test('relevance puts title matches first; include and relevance need their argument', async () => {
+    // The newest post, with the word only in its content: by date it would come first.
+    const made = await send('POST', `${api}/posts`, t.auth.admin, {
+      title: 'Unrelated',
+      content: 'A word on caching',
+      status: 'publish',
+    });
+    assert.equal(made.statusCode, 201);
+    const found = await list(`${api}/posts?per_page=100&search=caching&orderby=relevance`);
+    assert.equal(found.at(-1)?.id, json(made).id);
+    const inTitle = found.map((p) => /caching/i.test(p.title.rendered));
+    assert.ok(inTitle.includes(true) && inTitle.includes(false));
+    assert.deepEqual(
+      inTitle,
+      [...inTitle].sort((a, b) => Number(b) - Number(a)),
+    );
+    for (const [query, code] of [
+      ['?orderby=include', 'rest_orderby_include_missing_include'],
+      ['?orderby=relevance', 'rest_no_search_term_defined'],
+    ]) {
+      const res = await send('GET', `${api}/media${query}`);
+      assert.equal(res.statusCode, 400);
+      assert.equal(json(res).code, code);
+    }
+  });
+});

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { can } from './capabilities.js';
 import type { MediaListQuery } from './media-schemas.js';
 import { dateParam } from './post-dates.js';
-import { DEFAULT_PER_PAGE } from './post-list.js';
+import { checkOrderby, DEFAULT_PER_PAGE, listOrder } from './post-list.js';
 import type { PostFilter, UserRow } from './store.js';
 
 /**
@@ -53,6 +53,7 @@ export function mediaListFilter(
   user: UserRow | undefined,
   statuses: PostFilter['statuses'],
 ): PostFilter & { page: number } {
+  checkOrderby(q);
   const perPage = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
   const page = q.page ?? 1;
   return {
@@ -74,8 +75,14 @@ export function mediaListFilter(
     modifiedBefore: dateParam('modified_before', q.modified_before),
     modifiedAfter: dateParam('modified_after', q.modified_after),
     publicParentsOnly: !can(user, 'edit_posts'),
-    orderby: q.orderby === 'include' || q.orderby === 'relevance' ? 'date' : (q.orderby ?? 'date'),
+    // include, include_slugs and relevance are listOrder and titleFirst; the date orders what is left.
+    orderby:
+      q.orderby === 'include' || q.orderby === 'relevance' || q.orderby === 'include_slugs'
+        ? 'date'
+        : (q.orderby ?? 'date'),
     order: q.order ?? 'desc',
+    listOrder: listOrder(q.orderby, q.include, q.slug),
+    titleFirst: q.orderby === 'relevance',
     limit: perPage,
     offset: q.offset ?? (perPage ? (page - 1) * perPage : 0),
     page,

@@ -18,6 +18,29 @@ export function splitListParams(request: FastifyRequest) {
   }
 }
 
+/** The posts controller's checks of `orderby` before any query (posts, pages, media). */
+export function checkOrderby(q: { orderby?: string; search?: string; include?: number[] }) {
+  if (q.orderby === 'relevance' && !q.search)
+    throw restError(
+      400,
+      'rest_no_search_term_defined',
+      'You need to define a search term to order by relevance.',
+    );
+  if (q.orderby === 'include' && !q.include?.length)
+    throw restError(
+      400,
+      'rest_orderby_include_missing_include',
+      'You need to define an include parameter to order by include.',
+    );
+}
+
+/** `orderby=include` / `include_slugs` as core's post__in / post_name__in orders (see PostFilter.listOrder). */
+export function listOrder(orderby: string | undefined, include?: number[], slugs?: string[]) {
+  if (orderby === 'include' && include?.length) return { ids: include };
+  if (orderby === 'include_slugs') return { slugs: slugs ?? [] };
+  return undefined;
+}
+
 /** WordPress's default page size once `page` is given without `per_page`. */
 export const DEFAULT_PER_PAGE = 10;
 
@@ -36,18 +59,7 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
       status: user ? 403 : 401,
     });
   }
-  if (q.orderby === 'relevance' && !q.search)
-    throw restError(
-      400,
-      'rest_no_search_term_defined',
-      'You need to define a search term to order by relevance.',
-    );
-  if (q.orderby === 'include' && !q.include?.length)
-    throw restError(
-      400,
-      'rest_orderby_include_missing_include',
-      'You need to define an include parameter to order by include.',
-    );
+  checkOrderby(q);
   // No per_page and no page: the whole list (the seed's rule); page alone pages by core's default of 10.
   const perPage: number | undefined = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
   const page: number = q.page ?? 1;
@@ -76,6 +88,8 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
     modifiedAfter: dateParam('modified_after', q.modified_after),
     orderby: orderby ?? 'date',
     order: q.order ?? 'desc',
+    listOrder: listOrder(q.orderby, q.include, q.slug),
+    titleFirst: q.orderby === 'relevance',
     limit: perPage,
     offset: q.offset ?? (perPage ? (page - 1) * perPage : 0),
     visibleTo: user && !can(user, `edit_others_${kind.caps}`) ? user.id : undefined,

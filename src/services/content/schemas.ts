@@ -111,6 +111,7 @@ export const PostListQuery = Type.Object({
       'parent',
       'relevance',
       'slug',
+      'include_slugs',
       'title',
     ] as const),
   ),

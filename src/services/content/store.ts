@@ -117,6 +117,13 @@ export interface PostFilter {
   visibleTo?: number;
   orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title' | 'menu_order' | 'parent';
   order: 'asc' | 'desc';
+  /**
+   * Core's FIELD() orders, ascending whatever `order` says (WP_Query's force_asc): `orderby=include` by the ids'
+   * order, `include_slugs` by the slugs' (without slugs, core falls back to the date, ascending).
+   */
+  listOrder?: { ids: number[] } | { slugs: string[] };
+  /** `orderby=relevance`: posts whose title holds the search come first (WP_Query's search_orderby_title). */
+  titleFirst?: boolean;
   /** Undefined means every matching post. */
   limit?: number;
   offset: number;
@@ -314,10 +321,16 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
       params,
     );
+    let order = `${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], p.id)`;
+    else if (listed?.slugs.length) order = `array_position(${add(listed.slugs)}::text[], p.slug::text)`;
+    else if (listed) order = 'p.date ASC, p.id ASC';
+    if (filter.titleFirst && filter.search)
+      order = `(p.title ILIKE ${add(likePattern(filter.search))}) DESC, ${order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<PostRow>(
-      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql}
-       ORDER BY ${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order} ${limit}`,
+      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
