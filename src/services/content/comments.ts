@@ -125,6 +125,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           visibleTo: moderator ? undefined : (user?.id ?? 'anonymous'),
           orderby: q.orderby === 'id' || q.orderby === 'post' || q.orderby === 'parent' ? q.orderby : 'date',
           order: q.order ?? 'desc',
+          includeOrder: q.orderby === 'include' ? q.include : undefined,
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });

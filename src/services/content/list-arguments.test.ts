@@ -251,3 +251,40 @@ describe('orderby include, include_slugs and relevance (posts, pages, media)', (
     }
   });
 });
+
+describe('orderby include and include_slugs (users, terms, comments)', () => {
+  const order = async (url: string, who?: string) => {
+    const res = await send('GET', url, who);
+    assert.equal(res.statusCode, 200, res.body);
+    return idsOf(res);
+  };
+
+  test('users: the include list’s order, reversed by order=desc; slugs in their order', async () => {
+    assert.deepEqual(await order(`${api}/users?include=4,1,3&orderby=include`, t.auth.admin), [4, 1, 3]);
+    assert.deepEqual(
+      await order(`${api}/users?include=4,1,3&orderby=include&order=desc`, t.auth.admin),
+      [3, 1, 4],
+    );
+    const bySlug = await send('GET', `${api}/users?slug=editor,admin&orderby=include_slugs`, t.auth.admin);
+    assert.deepEqual(
+      json(bySlug).map((u: Json) => u.slug),
+      ['editor', 'admin'],
+    );
+  });
+
+  test('categories: the include list’s order, reversed by order=desc', async () => {
+    const all = await order(`${api}/categories?per_page=100`);
+    const asked = [all[2], all[0], all[1]];
+    assert.deepEqual(await order(`${api}/categories?include=${asked}&orderby=include`), asked);
+    assert.deepEqual(
+      await order(`${api}/categories?include=${asked}&orderby=include&order=desc`),
+      [...asked].reverse(),
+    );
+  });
+
+  test('comments: the include list’s order, whatever `order` says', async () => {
+    for (const direction of ['', '&order=asc', '&order=desc'])
+      assert.deepEqual(await order(`${api}/comments?include=1,2&orderby=include${direction}`), [1, 2]);
+    assert.deepEqual(await order(`${api}/comments?include=1,2`), [2, 1]);
+  });
+});

@@ -41,6 +41,8 @@ export interface CommentFilter {
   /** Callers without moderate_comments: approved comments, and their own. */
   visibleTo?: number | 'anonymous';
   orderby: 'date' | 'id' | 'post' | 'parent';
+  /** `orderby=include`: the ids' order, whatever `order` says (WP_Comment_Query's comment__in FIELD()). */
+  includeOrder?: number[];
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
@@ -91,9 +93,12 @@ export class CommentStore {
       `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`,
       params,
     );
-    const order = { date: 'c.date', id: 'c.id', post: 'c.post', parent: 'c.parent' }[filter.orderby];
+    const column = { date: 'c.date', id: 'c.id', post: 'c.post', parent: 'c.parent' }[filter.orderby];
+    const order = filter.includeOrder?.length
+      ? `array_position(${add(filter.includeOrder)}::int[], c.id)`
+      : `${column} ${filter.order}, c.id ${filter.order}`;
     const { rows } = await this.db.query<CommentRow>(
-      `SELECT ${columns} FROM ${from} WHERE ${whereSql} ORDER BY ${order} ${filter.order}, c.id ${filter.order}
+      `SELECT ${columns} FROM ${from} WHERE ${whereSql} ORDER BY ${order}
        LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`,
       params,
     );

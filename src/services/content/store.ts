@@ -121,13 +121,16 @@ export interface PostFilter {
    * Core's FIELD() orders, ascending whatever `order` says (WP_Query's force_asc): `orderby=include` by the ids'
    * order, `include_slugs` by the slugs' (without slugs, core falls back to the date, ascending).
    */
-  listOrder?: { ids: number[] } | { slugs: string[] };
+  listOrder?: ListOrder;
   /** `orderby=relevance`: posts whose title holds the search come first (WP_Query's search_orderby_title). */
   titleFirst?: boolean;
   /** Undefined means every matching post. */
   limit?: number;
   offset: number;
 }
+
+/** Core's FIELD() orders: by the position of each row's id (`include`) or slug (`include_slugs`) in the list. */
+export type ListOrder = { ids: number[] } | { slugs: string[] };
 
 const postOrder: Record<PostFilter['orderby'], string> = {
   author: 'p.author',
@@ -192,6 +195,8 @@ export class ContentStore {
     authors?: boolean;
     orderby: 'id' | 'name' | 'slug' | 'registered_date' | 'email' | 'username' | 'url';
     order: 'asc' | 'desc';
+    /** WP_User_Query's FIELD() orders: `include` (with `order`), `include_slugs` (nicename__in, without). */
+    listOrder?: ListOrder;
     limit?: number;
     offset: number;
   }) {
@@ -230,9 +235,15 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM content.users u WHERE ${whereSql}`,
       params,
     );
+    let order = `${sortKey} ${filter.order}, u.id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], u.id) ${filter.order}`;
+    else if (listed?.slugs.length) order = `array_position(${add(listed.slugs)}::text[], u.slug::text)`;
+    // FIELD(user_nicename, '') ties every user; MySQL then answers by id.
+    else if (listed) order = 'u.id ASC';
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<UserRow>(
-      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${sortKey} ${filter.order}, u.id ${filter.order} ${limit}`,
+      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
@@ -497,6 +508,8 @@ export class ContentStore {
     parent?: number;
     orderby: 'id' | 'name' | 'slug' | 'count' | 'description';
     order: 'asc' | 'desc';
+    /** WP_Term_Query's FIELD() orders, with `order`: `include`, `include_slugs` (slug__in). */
+    listOrder?: ListOrder;
     limit?: number;
     offset: number;
   }) {
@@ -526,9 +539,14 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM (${counted}) c ${hide}`,
       params,
     );
+    let order = `${filter.orderby} ${filter.order}, id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], id) ${filter.order}`;
+    else if (listed?.slugs.length)
+      order = `array_position(${add(listed.slugs)}::text[], slug::text) ${filter.order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<TermRow>(
-      `SELECT * FROM (${counted}) c ${hide} ORDER BY ${filter.orderby} ${filter.order}, id ${filter.order} ${limit}`,
+      `SELECT * FROM (${counted}) c ${hide} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };

@@ -118,8 +118,9 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           );
         const perPage = q.per_page ?? 10;
         const page = q.page ?? 1;
+        // include without include is no FIELD(): core falls back to user_login.
         const orderby =
-          q.orderby === 'include' || q.orderby === 'include_slugs' ? 'id' : (q.orderby ?? 'name');
+          q.orderby === 'include' ? 'username' : q.orderby === 'include_slugs' ? 'id' : (q.orderby ?? 'name');
         const { rows, total } = await store.listUsers({
           // As core: who=authors lifts the published-posts limit; has_published_posts sets it explicitly.
           publishedOnly: published ?? (!listUsers && q.who !== 'authors'),
@@ -131,6 +132,12 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           authors: q.who === 'authors',
           orderby,
           order: q.order ?? 'asc',
+          listOrder:
+            q.orderby === 'include' && q.include?.length
+              ? { ids: q.include }
+              : q.orderby === 'include_slugs'
+                ? { slugs: q.slug ?? [] }
+                : undefined,
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
