@@ -222,6 +222,8 @@ export const reads: Probe[] = [
   admin('GET', '/pages/34?context=edit'),
   admin('GET', '/comments?status=hold'),
   admin('GET', '/comments?status=all'),
+  admin('GET', '/comments?type=pingback'),
+  admin('GET', '/comments?type=comment'),
   admin('GET', '/comments/3?context=edit'),
   admin('GET', '/statuses'),
   admin('GET', '/types/page?context=edit'),

@@ -126,6 +126,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           orderby: q.orderby === 'id' || q.orderby === 'post' || q.orderby === 'parent' ? q.orderby : 'date',
           order: q.order ?? 'desc',
           includeOrder: q.orderby === 'include' ? q.include : undefined,
+          type: q.type,
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });

@@ -287,4 +287,9 @@ describe('orderby include and include_slugs (users, terms, comments)', () => {
       assert.deepEqual(await order(`${api}/comments?include=1,2&orderby=include${direction}`), [1, 2]);
     assert.deepEqual(await order(`${api}/comments?include=1,2`), [2, 1]);
   });
+
+  test('comments: type filters (only plain comments are stored)', async () => {
+    assert.deepEqual(await order(`${api}/comments?type=pingback`, t.auth.admin), []);
+    assert.deepEqual(await order(`${api}/comments?type=comment&include=1,2`, t.auth.admin), [2, 1]);
+  });
 });

@@ -38,6 +38,8 @@ export interface CommentFilter {
   search?: string;
   before?: Date;
   after?: Date;
+  /** Core's comment_type (`comment` by default); every comment stored here is a `comment`. */
+  type?: string;
   /** Callers without moderate_comments: approved comments, and their own. */
   visibleTo?: number | 'anonymous';
   orderby: 'date' | 'id' | 'post' | 'parent';
@@ -87,6 +89,8 @@ export class CommentStore {
       where.push(
         `((c.status = 'approved' AND (p.status = 'publish' OR p.author = ${add(filter.visibleTo)})) OR c.author = ${add(filter.visibleTo)})`,
       );
+    // Only plain comments are stored (no pingbacks, trackbacks or notes), so another type matches none.
+    if (filter.type !== undefined && filter.type !== 'comment') where.push('false');
     const whereSql = where.join(' AND ');
     const from = 'content.comments c JOIN content.posts p ON p.id = c.post';
     const total = await this.db.query<{ n: number }>(
