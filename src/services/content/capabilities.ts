@@ -1,6 +1,6 @@
 import type { PostRow, Role, UserRow } from './store.js';
 
-/** Core WordPress primitive capabilities of each role (the subset the posts and users routes check). */
+/** Core WordPress 6.1's primitive capabilities of each role (populate_roles in wp-admin/includes/schema.php). */
 const contributor = ['read', 'level_0', 'level_1', 'edit_posts', 'delete_posts'];
 const author = [
   ...contributor,

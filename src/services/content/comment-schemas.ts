@@ -38,6 +38,7 @@ export const CommentListQuery = Type.Object({
   post: Type.Optional(IdList),
   status: Type.Optional(Type.String()),
   type: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
   _fields: Type.Optional(Type.String()),
 });
 

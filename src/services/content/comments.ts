@@ -2,15 +2,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
+import { commentPostReadable, type PostAccess } from './comment-access.js';
+import { renderComment } from './comment-render.js';
+import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { dateParam, invalidParam } from './post-dates.js';
-import { renderComment } from './comment-render.js';
+import { splitListParams } from './post-list.js';
+import { coerceIntegers } from './post-write.js';
 import { type Context, pickFields, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
-import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
-import { coerceIntegers } from './post-write.js';
-import { splitListParams } from './post-list.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { type CommentRow, type CommentStatus, CommentStore } from './store-comments.js';
 
@@ -37,8 +38,13 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
     /** check_edit_permission: moderators, and whoever may edit the comment's post. */
     const canEdit = (user: UserRow | undefined, post: PostRow | undefined) =>
       !!user && (can(user, 'moderate_comments') || (post !== undefined && canOnPost(user, 'edit', post)));
-    const canReadComment = (user: UserRow | undefined, comment: CommentRow, post: PostRow | undefined) => {
-      if (post && canRead(user, post) && comment.status === 'approved') return true;
+    const canReadComment = (
+      user: UserRow | undefined,
+      comment: CommentRow,
+      post: PostRow | undefined,
+      access: PostAccess,
+    ) => {
+      if (post && commentPostReadable(user, post, access) && comment.status === 'approved') return true;
       if (!user) return false;
       if (comment.author === user.id) return true;
       return canEdit(user, post);
@@ -78,9 +84,10 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
               `Query parameter not permitted: ${forbidden.join(', ')}`,
             );
         }
+        const access = { context, password: q.password, single: q.post?.length === 1 };
         for (const id of q.post ?? []) {
           const post = id ? await store.findPost(id) : undefined;
-          if (post && !canRead(user, post))
+          if (post && !commentPostReadable(user, post, access))
             throw refused(
               !!user,
               'rest_cannot_read_post',
@@ -118,13 +125,23 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           visibleTo: moderator ? undefined : (user?.id ?? 'anonymous'),
           orderby: q.orderby === 'id' || q.orderby === 'post' || q.orderby === 'parent' ? q.orderby : 'date',
           order: q.order ?? 'desc',
+          includeOrder: q.orderby === 'include' ? q.include : undefined,
+          type: q.type,
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
         paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
+        // As core, comments of password-protected posts the caller has not opened are left out of the page (the
+        // totals still count them).
+        const posts = new Map<number, PostRow | undefined>();
+        for (const id of new Set(rows.map((c) => c.post))) posts.set(id, await store.findPost(id));
+        const visible = rows.filter((c) => {
+          const post = posts.get(c.post);
+          return !post?.password || canReadComment(user, c, post, access);
+        });
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((c) => respond(request, c, context, fields));
+        return visible.map((c) => respond(request, c, context, fields));
       },
     );
 
@@ -137,6 +154,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           params: IdParams,
           querystring: Type.Object({
             context: Type.Optional(ContextEnum),
+            password: Type.Optional(Type.String()),
             _fields: Type.Optional(Type.String()),
           }),
           response: responses(CommentSchema),
@@ -149,8 +167,15 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         const context = request.query.context ?? 'view';
         if (context === 'edit' && !canEdit(user, post))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
-        if (!canReadComment(user, comment, post))
+        const access = { context, password: request.query.password, single: true };
+        if (!canReadComment(user, comment, post, access))
           throw refused(!!user, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
+        if (post && !commentPostReadable(user, post, access))
+          throw refused(
+            !!user,
+            'rest_cannot_read_post',
+            'Sorry, you are not allowed to read the post for this comment.',
+          );
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         return respond(request, comment, context, fields);
@@ -316,8 +341,9 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
               author_name: body.author_name,
               author_email: body.author_email,
               author_url: body.author_url,
-              author_ip: body.author_ip,
-              author_user_agent: body.author_user_agent,
+              // As core's prepare_item_for_database, an update records who sent it unless told otherwise.
+              author_ip: body.author_ip ?? request.ip,
+              author_user_agent: body.author_user_agent || request.headers['user-agent'] || undefined,
               date: dateParam('date', body.date),
               status,
               trashed_from: status && comment.status === 'trash' ? null : undefined,

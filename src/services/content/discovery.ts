@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
+import { contentRouteSpecs } from './content-specs.js';
 import { siteOf } from './http.js';
 import { siteOptions } from './options.js';
 import type { Site } from './render.js';
@@ -20,9 +21,8 @@ import {
   UserListQuery,
   UserSchema,
 } from './schemas.js';
-import type { ContentSettings } from './settings.js';
-import { contentRouteSpecs } from './content-specs.js';
 import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
+import type { ContentSettings } from './settings.js';
 import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';

@@ -5,7 +5,8 @@ import type { ErrorInfo } from '../../platform/service.js';
 type Params = Record<string, string> | string[];
 
 /** Core's `data.details` of rest_invalid_param: per parameter, the `{code, message, data}` of its failure. */
-type Details = Record<string, { code: string; message: string; data: unknown }>;
+/** `[]` when no argument failed with a WP_Error (core's empty PHP array). */
+type Details = Record<string, { code: string; message: string; data: unknown }> | [];
 
 export function restErrorBody(
   status: number,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PostListQuery, StringEnum } from './schemas.js';
+import { sharedListFilters } from './schemas-posts.js';
 
 const Int = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 
@@ -18,7 +19,9 @@ export const MediaFields = Type.Object({
 export const MediaListQuery = Type.Composite([
   Type.Omit(PostListQuery, ['categories', 'tags', 'sticky', 'status']),
   Type.Object({
+    ...sharedListFilters,
     parent: Type.Optional(Type.Array(Int)),
+    parent_exclude: Type.Optional(Type.Array(Int)),
     media_type: Type.Optional(StringEnum(['image', 'video', 'text', 'application', 'audio'] as const)),
     mime_type: Type.Optional(Type.String()),
     status: Type.Optional(Type.Array(StringEnum(['inherit', 'private', 'trash'] as const))),

@@ -7,6 +7,7 @@ import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
 import { newPlayerCount, type PlayerCount } from './media-html.js';
+import { mediaListFilter } from './media-list.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
 import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
 import {
@@ -137,26 +138,9 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
               },
             },
           );
-        const perPage = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
-        const page = q.page ?? 1;
-        const mime = q.mime_type ?? (q.media_type ? `${q.media_type}/` : undefined);
-        const { rows, total } = await store.listPosts({
-          type: 'attachment',
-          statuses,
-          search: q.search,
-          authors: q.author,
-          authorExclude: q.author_exclude,
-          include: q.include,
-          exclude: q.exclude,
-          slugs: q.slug,
-          parents: q.parent,
-          mimePrefix: mime,
-          publicParentsOnly: !can(user, 'edit_posts'),
-          orderby: q.orderby === 'include' || q.orderby === 'relevance' ? 'date' : (q.orderby ?? 'date'),
-          order: q.order ?? 'desc',
-          limit: perPage,
-          offset: q.offset ?? (perPage ? (page - 1) * perPage : 0),
-        });
+        const { page, ...filter } = mediaListFilter(q, user, statuses);
+        const { rows, total } = await store.listPosts(filter);
+        const perPage = filter.limit;
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);

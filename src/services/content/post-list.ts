@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
 import { restError } from './errors.js';
-import { invalidParam, dateParam } from './post-dates.js';
+import { dateParam, invalidParam } from './post-dates.js';
 import type { PostKind } from './post-write.js';
 import { isTrue, postStatuses } from './schemas.js';
 import type { PostFilter, PostStatus, UserRow } from './store.js';
@@ -16,6 +16,29 @@ export function splitListParams(request: FastifyRequest) {
     const value = query[name];
     if (typeof value === 'string' && value.includes(',')) query[name] = value.split(',').filter(Boolean);
   }
+}
+
+/** The posts controller's checks of `orderby` before any query (posts, pages, media). */
+export function checkOrderby(q: { orderby?: string; search?: string; include?: number[] }) {
+  if (q.orderby === 'relevance' && !q.search)
+    throw restError(
+      400,
+      'rest_no_search_term_defined',
+      'You need to define a search term to order by relevance.',
+    );
+  if (q.orderby === 'include' && !q.include?.length)
+    throw restError(
+      400,
+      'rest_orderby_include_missing_include',
+      'You need to define an include parameter to order by include.',
+    );
+}
+
+/** `orderby=include` / `include_slugs` as core's post__in / post_name__in orders (see PostFilter.listOrder). */
+export function listOrder(orderby: string | undefined, include?: number[], slugs?: string[]) {
+  if (orderby === 'include' && include?.length) return { ids: include };
+  if (orderby === 'include_slugs') return { slugs: slugs ?? [] };
+  return undefined;
 }
 
 /** WordPress's default page size once `page` is given without `per_page`. */
@@ -36,24 +59,12 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
       status: user ? 403 : 401,
     });
   }
-  if (q.orderby === 'relevance' && !q.search)
-    throw restError(
-      400,
-      'rest_no_search_term_defined',
-      'You need to define a search term to order by relevance.',
-    );
-  if (q.orderby === 'include' && !q.include?.length)
-    throw restError(
-      400,
-      'rest_orderby_include_missing_include',
-      'You need to define an include parameter to order by include.',
-    );
+  checkOrderby(q);
   // No per_page and no page: the whole list (the seed's rule); page alone pages by core's default of 10.
   const perPage: number | undefined = q.per_page ?? (q.page !== undefined ? DEFAULT_PER_PAGE : undefined);
   const page: number = q.page ?? 1;
-  // Relevance is the date order here (search matches are not ranked); include_slugs without slugs is the date too.
-  const orderby =
-    q.orderby === 'relevance' || (q.orderby === 'include_slugs' && !q.slug?.length) ? 'date' : q.orderby;
+  // The list orders (include, include_slugs) and relevance are PostFilter.listOrder / titleFirst, over the date.
+  const orderby = ['include', 'relevance', 'include_slugs'].includes(q.orderby) ? 'date' : q.orderby;
   return {
     type: kind.type,
     statuses: statuses as PostStatus[],
@@ -78,6 +89,8 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
     modifiedAfter: dateParam('modified_after', q.modified_after),
     orderby: orderby ?? 'date',
     order: q.order ?? 'desc',
+    listOrder: listOrder(q.orderby, q.include, q.slug),
+    titleFirst: q.orderby === 'relevance',
     limit: perPage,
     offset: q.offset ?? (perPage ? (page - 1) * perPage : 0),
     visibleTo: user && !can(user, `edit_others_${kind.caps}`) ? user.id : undefined,

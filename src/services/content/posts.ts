@@ -2,11 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
-import { refused, restError } from './errors.js';
 import { commentRoutes } from './comments.js';
+import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { embedFor, type Embedded, embedOnly } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
+import { type Embedded, embedFor, embedOnly } from './post-embed.js';
 import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
 import {
@@ -20,6 +20,7 @@ import {
   type WriteBody,
 } from './post-write.js';
 import { type Context, pickFields, renderPost, withoutLinks } from './render.js';
+import { revisionRoutes } from './revisions.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -39,7 +40,6 @@ import {
 } from './schemas-posts.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { RevisionStore } from './store-revisions.js';
-import { revisionRoutes } from './revisions.js';
 
 export { slugify } from './post-write.js';
 

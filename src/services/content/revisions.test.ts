@@ -90,3 +90,82 @@ describe('revisions', () => {
     assert.equal(left.rows.length, 0);
   });
 });
+
+describe('revisions list arguments, as WordPress 6.1', () => {
+  const list = (query: string) => get(`${api}/posts/4/revisions${query}`, t.auth.admin);
+  const listed = async (query: string) => {
+    const res = await list(query);
+    assert.equal(res.statusCode, 200, res.body);
+    return json(res).map((r: Json) => r.id) as number[];
+  };
+  let revs: number[] = [];
+  before(async () => {
+    await update(`${api}/posts/4`, t.auth.admin, { title: 'Alpha title' });
+    await update(`${api}/posts/4`, t.auth.admin, { content: 'Words about zebras' });
+    await update(`${api}/posts/4`, t.auth.admin, { title: 'Beta title', excerpt: 'Short' });
+    revs = json(await list('')).map((r: Json) => r.id);
+  });
+
+  test('no per_page: every revision, newest first, one page; offset then moves nothing', async () => {
+    assert.equal(revs.length, 3);
+    assert.deepEqual(
+      revs,
+      [...revs].sort((a, b) => b - a),
+    );
+    const res = await list('');
+    assert.deepEqual([res.headers['x-wp-total'], res.headers['x-wp-totalpages']], ['3', '1']);
+    assert.deepEqual(await listed('?offset=1'), revs);
+    assert.deepEqual(await listed('?order=asc'), [...revs].reverse());
+  });
+
+  test('per_page, page and offset page through; out of range is 400 with core’s codes', async () => {
+    const second = await list('?per_page=2&page=2');
+    assert.deepEqual(
+      json(second).map((r: Json) => r.id),
+      [revs[2]],
+    );
+    assert.deepEqual([second.headers['x-wp-total'], second.headers['x-wp-totalpages']], ['3', '2']);
+    assert.match(String(second.headers.link), /page=1>; rel="prev"/);
+    assert.deepEqual(await listed('?per_page=1&offset=1'), [revs[1]]);
+    // An offset takes the place of page.
+    assert.deepEqual(await listed('?per_page=1&page=3&offset=0'), [revs[0]]);
+    const offset = await list('?offset=3');
+    assert.equal(offset.statusCode, 400);
+    assert.deepEqual(json(offset), {
+      code: 'rest_revision_invalid_offset_number',
+      message: 'The offset number requested is larger than or equal to the number of available revisions.',
+      data: { status: 400 },
+    });
+    for (const query of ['?page=2', '?per_page=1&page=4']) {
+      const page = await list(query);
+      assert.equal(page.statusCode, 400, query);
+      assert.equal(json(page).code, 'rest_revision_invalid_page_number');
+    }
+  });
+
+  test('search, include, exclude and orderby filter and sort', async () => {
+    const [beta, caching, alpha] = revs;
+    assert.deepEqual(await listed('?search=zebras'), [beta, caching]);
+    assert.deepEqual(await listed('?search=title%20-beta'), [caching, alpha]);
+    assert.deepEqual(await listed(`?include=${alpha},${beta}`), [beta, alpha]);
+    assert.deepEqual(await listed(`?exclude=${caching}`), [beta, alpha]);
+    assert.deepEqual(await listed(`?include=${caching},${alpha},${beta}&orderby=include`), [
+      caching,
+      alpha,
+      beta,
+    ]);
+    assert.deepEqual(await listed('?orderby=id&order=asc'), [alpha, caching, beta]);
+    assert.deepEqual(await listed(`?orderby=title&order=asc&exclude=${caching}`), [alpha, beta]);
+    assert.deepEqual(await listed('?search=beta&orderby=relevance'), [beta]);
+  });
+
+  test('bad combinations and values are 400', async () => {
+    assert.equal(json(await list('?orderby=include')).code, 'rest_orderby_include_missing_include');
+    assert.equal(json(await list('?orderby=relevance')).code, 'rest_no_search_term_defined');
+    const bad = await list('?orderby=nope');
+    assert.equal(bad.statusCode, 400);
+    assert.equal(json(bad).code, 'rest_invalid_param');
+    assert.ok(json(bad).data.params.orderby);
+    assert.equal(json(await list('?include=abc')).data.params.include !== undefined, true);
+  });
+});

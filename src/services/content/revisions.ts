@@ -6,11 +6,12 @@ import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { type Context, pickFields, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
-import { ContextEnum, ForceQuery, isTrue, responses } from './schemas.js';
+import { ContextEnum, ForceQuery, isTrue, responses, StringEnum } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
 import { type RevisionRow, RevisionStore } from './store-revisions.js';
 
 const Int = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const IdList = Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }));
 const Params = Type.Object({ parent: Type.Integer() });
 const ItemParams = Type.Object({ parent: Type.Integer(), id: Type.Integer() });
 const ListQuery = Type.Object({
@@ -19,6 +20,12 @@ const ListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  orderby: Type.Optional(
+    StringEnum(['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const),
+  ),
+  search: Type.Optional(Type.String()),
+  include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
   _fields: Type.Optional(Type.String()),
 });
 const Revision = Type.Object({}, { additionalProperties: true });
@@ -86,21 +93,46 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
       async (request, reply) => {
         const parent = await parentOf(request, request.params.parent);
         const q = request.query;
-        let rows = await revisions.list(parent.id);
-        if (q.order === 'asc') rows = rows.reverse();
-        const total = rows.length;
-        const perPage = q.per_page ?? (q.page !== undefined ? 10 : undefined);
+        if (q.orderby === 'relevance' && !q.search)
+          throw restError(
+            400,
+            'rest_no_search_term_defined',
+            'You need to define a search term to order by relevance.',
+          );
+        if (q.orderby === 'include' && !q.include?.length)
+          throw restError(
+            400,
+            'rest_orderby_include_missing_include',
+            'You need to define an include parameter to order by include.',
+          );
+        // As core's revisions controller: no per_page is every revision (and then offset and page move nothing).
+        const perPage = q.per_page;
         const page = q.page ?? 1;
         const offset = q.offset ?? (perPage ? (page - 1) * perPage : 0);
+        const { rows: pageRows, total } = await revisions.query(parent.id, {
+          search: q.search,
+          include: q.include,
+          exclude: q.exclude,
+          orderby: q.orderby ?? 'date',
+          order: q.order ?? 'desc',
+          limit: perPage,
+          offset,
+        });
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
-        if (perPage && total > 0 && page > totalPages)
+        if (total > 0 && (q.offset ?? 0) >= total)
+          throw restError(
+            400,
+            'rest_revision_invalid_offset_number',
+            'The offset number requested is larger than or equal to the number of available revisions.',
+          );
+        // An offset (other than 0) takes the place of page, so then no page is out of range.
+        if (total > 0 && !q.offset && page > totalPages)
           throw restError(
             400,
             'rest_revision_invalid_page_number',
             'The page number requested is larger than the number of pages available.',
           );
-        paginate(request, reply, total, page, totalPages, 'rest_revision_invalid_page_number');
-        const pageRows = rows.slice(offset, perPage ? offset + perPage : undefined);
+        paginate(request, reply, total, page, totalPages);
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         const site = siteOf(request);

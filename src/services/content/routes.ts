@@ -3,10 +3,10 @@ import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
-import { errorFor } from './errors.js';
+import { errorFor, restError } from './errors.js';
 import { caller, setCaller, siteOf } from './http.js';
-import { optionRoutes, siteOptions } from './options.js';
 import type { MediaFiles } from './media.js';
+import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
 import { installRestHttp, jsonpDisabled, jsonpRequested, replay, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
@@ -30,6 +30,7 @@ const listParams = new Set([
   'slug',
   'status',
   'roles',
+  'capabilities',
   'has_published_posts',
   'subtype',
 ]);
@@ -48,6 +49,29 @@ function normalizeQuery(request: FastifyRequest) {
     const value = query[name];
     if (typeof value === 'string' && value.includes(',')) query[name] = value.split(',').filter(Boolean);
   }
+}
+
+const metaRoutes =
+  /^\/wp-json\/wp\/v2\/(posts|pages|media|users|comments|categories|tags)(\/(me|:id[^/]*))?$/;
+const writes = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * `meta` on writes: no keys are registered, so any object (or array) is accepted and its keys ignored, as
+ * WordPress does; anything else fails core's check_meta_is_array before permissions are checked.
+ */
+function checkMeta(request: FastifyRequest) {
+  const body = request.body as Record<string, unknown> | undefined;
+  const meta = body && typeof body === 'object' && !Buffer.isBuffer(body) ? body.meta : undefined;
+  if (meta === undefined || meta === null || typeof meta === 'object') return;
+  if (!writes.has(request.method) || !metaRoutes.test(request.routeOptions.url ?? '')) return;
+  throw restError(
+    400,
+    'rest_invalid_param',
+    'Invalid parameter(s): meta',
+    { meta: 'Invalid parameter.' },
+    undefined,
+    [],
+  );
 }
 
 /** The first parameter holding a NUL character, which Postgres text cannot store. */
@@ -75,6 +99,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
         return replay(app, request, reply, override.trim().toUpperCase(), request.url);
       }
       normalizeQuery(request);
+      checkMeta(request);
     });
 
     // Core sends the API's discovery link first; a response's own Link header (prev/next, alternate) then

@@ -8,7 +8,7 @@ const DateTime = Type.String({
 });
 
 /** Filters posts and pages share beyond the seed's list (before/after, exclusions, tax_relation). */
-const sharedListFilters = {
+export const sharedListFilters = {
   before: Type.Optional(DateTime),
   after: Type.Optional(DateTime),
   modified_before: Type.Optional(DateTime),

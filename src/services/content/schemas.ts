@@ -121,6 +121,7 @@ export const PostListQuery = Type.Object({
       'parent',
       'relevance',
       'slug',
+      'include_slugs',
       'title',
     ] as const),
   ),
@@ -211,6 +212,7 @@ export const UserListQuery = Type.Object({
   exclude: Type.Optional(IdList),
   slug: Type.Optional(Type.Array(Type.String())),
   roles: Type.Optional(Type.Array(Type.String())),
+  capabilities: Type.Optional(Type.Array(Type.String())),
   who: Type.Optional(StringEnum(['authors'] as const)),
   has_published_posts: Type.Optional(
     Type.Array(Type.String(), { description: 'true, or post types (post, page, attachment).' }),

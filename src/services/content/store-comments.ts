@@ -38,9 +38,13 @@ export interface CommentFilter {
   search?: string;
   before?: Date;
   after?: Date;
+  /** Core's comment_type (`comment` by default); every comment stored here is a `comment`. */
+  type?: string;
   /** Callers without moderate_comments: approved comments, and their own. */
   visibleTo?: number | 'anonymous';
   orderby: 'date' | 'id' | 'post' | 'parent';
+  /** `orderby=include`: the ids' order, whatever `order` says (WP_Comment_Query's comment__in FIELD()). */
+  includeOrder?: number[];
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
@@ -85,15 +89,20 @@ export class CommentStore {
       where.push(
         `((c.status = 'approved' AND (p.status = 'publish' OR p.author = ${add(filter.visibleTo)})) OR c.author = ${add(filter.visibleTo)})`,
       );
+    // Only plain comments are stored (no pingbacks, trackbacks or notes), so another type matches none.
+    if (filter.type !== undefined && filter.type !== 'comment') where.push('false');
     const whereSql = where.join(' AND ');
     const from = 'content.comments c JOIN content.posts p ON p.id = c.post';
     const total = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`,
       params,
     );
-    const order = { date: 'c.date', id: 'c.id', post: 'c.post', parent: 'c.parent' }[filter.orderby];
+    const column = { date: 'c.date', id: 'c.id', post: 'c.post', parent: 'c.parent' }[filter.orderby];
+    const order = filter.includeOrder?.length
+      ? `array_position(${add(filter.includeOrder)}::int[], c.id)`
+      : `${column} ${filter.order}, c.id ${filter.order}`;
     const { rows } = await this.db.query<CommentRow>(
-      `SELECT ${columns} FROM ${from} WHERE ${whereSql} ORDER BY ${order} ${filter.order}, c.id ${filter.order}
+      `SELECT ${columns} FROM ${from} WHERE ${whereSql} ORDER BY ${order}
        LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`,
       params,
     );

@@ -13,6 +13,39 @@ export interface RevisionRow {
   modified: Date;
 }
 
+export interface RevisionQuery {
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  orderby: 'date' | 'id' | 'include' | 'relevance' | 'slug' | 'include_slugs' | 'title';
+  order: 'asc' | 'desc';
+  /** Undefined: every revision (core's posts_per_page -1, which also ignores the offset). */
+  limit?: number;
+  offset: number;
+}
+
+const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const stopwords = new Set(
+  'about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(
+    ' ',
+  ),
+);
+
+/** WP_Query's parse_search: quoted phrases and words; single letters and stopwords dropped unless nothing is left. */
+function searchTerms(search: string): string[] {
+  if (!search) return [];
+  const found = search.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g) ?? [];
+  const terms = found
+    .map((term) =>
+      /^".+"$/.test(term) ? term.replace(/^["']+|["']+$/g, '') : term.replace(/^["' ]+|["' ]+$/g, ''),
+    )
+    .filter(
+      (term) => term && !(term.length === 1 && /^[a-z-]$/i.test(term)) && !stopwords.has(term.toLowerCase()),
+    );
+  return terms.length === 0 || terms.length > 9 ? [search] : terms;
+}
+
 const normalize = (text: string) =>
   text
     .replace(/\r\n?/g, '\n')
@@ -30,6 +63,54 @@ export class RevisionStore {
       [parent],
     );
     return rows;
+  }
+
+  /**
+   * Revisions as WP_Query finds them for the revisions controller: every search word (split as core's parse_search)
+   * in the title, excerpt or content; `include`/`exclude` by id; ordered by `orderby`; `total` ignores the limit.
+   */
+  async query(parent: number, q: RevisionQuery): Promise<{ rows: RevisionRow[]; total: number }> {
+    const params: unknown[] = [parent];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = [`type = 'revision'`, 'parent = $1'];
+    for (const term of searchTerms(q.search ?? '')) {
+      const exclude = term.length > 1 && term.startsWith('-');
+      const like = add(likeOf(exclude ? term.slice(1) : term));
+      const match = `(title ILIKE ${like} OR excerpt ILIKE ${like} OR content ILIKE ${like})`;
+      where.push(exclude ? `NOT ${match}` : match);
+    }
+    if (q.include?.length) where.push(`id = ANY(${add(q.include)}::int[])`);
+    if (q.exclude?.length) where.push(`NOT (id = ANY(${add(q.exclude)}::int[]))`);
+    const whereSql = where.join(' AND ');
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM content.posts WHERE ${whereSql}`,
+      params,
+    );
+    // Core orders `date` as 'date ID'; its other orders name one column, and MySQL then returns ties by id. Dates
+    // compare by the second, as WordPress stores them.
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const date = `date_trunc('second', date)`;
+    let order = `${date} ${dir}, id ASC`;
+    if (q.orderby === 'date') order = `${date} ${dir}, id ${dir}`;
+    else if (q.orderby === 'id') order = `id ${dir}`;
+    else if (q.orderby === 'slug' || q.orderby === 'title') order = `${q.orderby} ${dir}, id ASC`;
+    // include and include_slugs ignore `order` (core's force_asc): FIELD(ID, …) ascending; include_slugs has no
+    // post_name__in on this route, so it is the date, ascending.
+    else if (q.orderby === 'include' && q.include?.length)
+      order = `array_position(${add(q.include)}::int[], id)`;
+    else if (q.orderby === 'include_slugs') order = `${date} ASC, id ASC`;
+    // Relevance as core's single-phrase search_orderby_title: title matches first, then by date alone.
+    else if (q.orderby === 'relevance') order = `(title ILIKE ${add(likeOf(q.search ?? ''))}) DESC, ${order}`;
+    const limit = q.limit === undefined ? '' : `LIMIT ${add(q.limit)} OFFSET ${add(q.offset)}`;
+    const { rows } = await this.db.query<RevisionRow>(
+      `SELECT id, author, parent, title, content, excerpt, slug, date, modified FROM content.posts
+       WHERE ${whereSql} ORDER BY ${order} ${limit}`,
+      params,
+    );
+    return { rows, total: total.rows[0]?.n ?? 0 };
   }
 
   async find(parent: number, id: number): Promise<RevisionRow | undefined> {

@@ -1,6 +1,6 @@
+import type { Database, Queryable } from '../../platform/database.js';
 import type { ImageMeta } from './image-meta.js';
 import type { ImageSize } from './image-sizes.js';
-import type { Database, Queryable } from '../../platform/database.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'inherit';
@@ -129,6 +129,8 @@ export interface PostFilter {
   publicParentsOnly?: boolean;
   /** Attachments whose MIME type starts with this (`image/`) or equals it. */
   mimePrefix?: string;
+  /** The search also matches the attachment's file path (core's wp_allow_query_attachment_by_filename). */
+  searchFiles?: boolean;
   /** Strict bounds, as WordPress's date_query without `inclusive`. */
   before?: Date;
   after?: Date;
@@ -136,25 +138,24 @@ export interface PostFilter {
   modifiedAfter?: Date;
   /** Callers who may not see others' unpublished posts: only published ones and their own. */
   visibleTo?: number;
-  /** `include` and `include_slugs` keep the order the ids or slugs were given in (`order` does not apply). */
-  orderby:
-    | 'author'
-    | 'date'
-    | 'id'
-    | 'modified'
-    | 'slug'
-    | 'title'
-    | 'menu_order'
-    | 'parent'
-    | 'include'
-    | 'include_slugs';
+  orderby: 'author' | 'date' | 'id' | 'modified' | 'slug' | 'title' | 'menu_order' | 'parent';
   order: 'asc' | 'desc';
+  /**
+   * Core's FIELD() orders, ascending whatever `order` says (WP_Query's force_asc): `orderby=include` by the ids'
+   * order, `include_slugs` by the slugs' (without slugs, core falls back to the date, ascending).
+   */
+  listOrder?: ListOrder;
+  /** `orderby=relevance`: posts whose title holds the search come first (WP_Query's search_orderby_title). */
+  titleFirst?: boolean;
   /** Undefined means every matching post. */
   limit?: number;
   offset: number;
 }
 
-const postOrder: Record<Exclude<PostFilter['orderby'], 'include' | 'include_slugs'>, string> = {
+/** Core's FIELD() orders: by the position of each row's id (`include`) or slug (`include_slugs`) in the list. */
+export type ListOrder = { ids: number[] } | { slugs: string[] };
+
+const postOrder: Record<PostFilter['orderby'], string> = {
   author: 'p.author',
   date: 'p.date',
   id: 'p.id',
@@ -217,6 +218,8 @@ export class ContentStore {
     authors?: boolean;
     orderby: 'id' | 'name' | 'slug' | 'registered_date' | 'email' | 'username' | 'url';
     order: 'asc' | 'desc';
+    /** WP_User_Query's FIELD() orders: `include` (with `order`), `include_slugs` (nicename__in, without). */
+    listOrder?: ListOrder;
     limit?: number;
     offset: number;
   }) {
@@ -248,14 +251,22 @@ export class ContentStore {
       username: 'u.login',
       url: 'u.url',
     }[filter.orderby];
+    // WordPress's tables use a case-insensitive collation: `newbie` sorts before `Sam`.
+    const sortKey = column === 'u.id' || column === 'u.registered_at' ? column : `lower(${column})`;
     const whereSql = where.join(' AND ');
     const total = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM content.users u WHERE ${whereSql}`,
       params,
     );
+    let order = `${sortKey} ${filter.order}, u.id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], u.id) ${filter.order}`;
+    else if (listed?.slugs.length) order = `array_position(${add(listed.slugs)}::text[], u.slug::text)`;
+    // FIELD(user_nicename, '') ties every user; MySQL then answers by id.
+    else if (listed) order = 'u.id ASC';
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<UserRow>(
-      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${column} ${filter.order}, u.id ${filter.order} ${limit}`,
+      `SELECT u.* FROM content.users u WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
@@ -306,7 +317,8 @@ export class ContentStore {
     };
     if (filter.search) {
       const like = add(likePattern(filter.search));
-      where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like})`);
+      const file = filter.searchFiles ? ` OR p.media->>'file' ILIKE ${like}` : '';
+      where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like}${file})`);
     }
     if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
     if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);
@@ -343,17 +355,16 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
       params,
     );
-    // As core's FIELD(ID, …): the order the ids (or slugs) were given in, whatever `order` says.
-    const orderSql =
-      filter.orderby === 'include'
-        ? `array_position(${add(filter.include ?? [])}::int[], p.id), p.id`
-        : filter.orderby === 'include_slugs'
-          ? `array_position(${add(filter.slugs ?? [])}::text[], p.slug), p.id`
-          : `${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order}`;
+    let order = `${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], p.id)`;
+    else if (listed?.slugs.length) order = `array_position(${add(listed.slugs)}::text[], p.slug::text)`;
+    else if (listed) order = 'p.date ASC, p.id ASC';
+    if (filter.titleFirst && filter.search)
+      order = `(p.title ILIKE ${add(likePattern(filter.search))}) DESC, ${order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<PostRow>(
-      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql}
-       ORDER BY ${orderSql} ${limit}`,
+      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
@@ -436,13 +447,11 @@ export class ContentStore {
           values,
         );
         postId = rows[0]?.id as number;
-      } else if (columns.length) {
+      } else {
+        // Any update moves `modified`, even one that changes no column (core's wp_update_post).
         const sets = columns.map((c, i) => `${c} = $${i + 2}`);
-        const touch = fields.modified === undefined ? ', modified = now()' : '';
-        await tx.query(`UPDATE content.posts SET ${sets.join(', ')}${touch} WHERE id = $1`, [
-          postId,
-          ...values,
-        ]);
+        if (fields.modified === undefined) sets.push('modified = now()');
+        await tx.query(`UPDATE content.posts SET ${sets.join(', ')} WHERE id = $1`, [postId, ...values]);
       }
       if (fields.slug !== undefined) {
         const slug = fields.slug === '' ? '' : await this.uniqueSlug(tx, fields.slug, postId);
@@ -530,6 +539,8 @@ export class ContentStore {
     parent?: number;
     orderby: 'id' | 'name' | 'slug' | 'count' | 'description';
     order: 'asc' | 'desc';
+    /** WP_Term_Query's FIELD() orders, with `order`: `include`, `include_slugs` (slug__in). */
+    listOrder?: ListOrder;
     limit?: number;
     offset: number;
   }) {
@@ -559,9 +570,14 @@ export class ContentStore {
       `SELECT count(*)::int AS n FROM (${counted}) c ${hide}`,
       params,
     );
+    let order = `${filter.orderby} ${filter.order}, id ${filter.order}`;
+    const listed = filter.listOrder;
+    if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], id) ${filter.order}`;
+    else if (listed?.slugs.length)
+      order = `array_position(${add(listed.slugs)}::text[], slug::text) ${filter.order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<TermRow>(
-      `SELECT * FROM (${counted}) c ${hide} ORDER BY ${filter.orderby} ${filter.order}, id ${filter.order} ${limit}`,
+      `SELECT * FROM (${counted}) c ${hide} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };

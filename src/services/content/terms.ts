@@ -45,10 +45,19 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const q = request.query;
           const perPage = q.per_page ?? 10;
           const page = q.page ?? 1;
+          // include and include_slugs without their list are no FIELD(): core falls back to the name.
           const orderby =
-            q.orderby === 'include' || q.orderby === 'term_group' || q.orderby === 'include_slugs'
+            q.orderby === 'term_group'
               ? 'id'
-              : (q.orderby ?? 'name');
+              : q.orderby === 'include' || q.orderby === 'include_slugs'
+                ? 'name'
+                : (q.orderby ?? 'name');
+          const listOrder =
+            q.orderby === 'include' && q.include?.length
+              ? { ids: q.include }
+              : q.orderby === 'include_slugs' && q.slug?.length
+                ? { slugs: q.slug }
+                : undefined;
           const { rows, total } = await store.listTerms({
             taxonomy,
             search: q.search,
@@ -56,6 +65,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
             exclude: q.exclude,
             parent: taxonomy === 'category' ? q.parent : undefined,
             slugs: q.slug,
+            listOrder,
             hideEmpty: isTrue(q.hide_empty),
             post: q.post !== undefined && validId(q.post) ? q.post : undefined,
             orderby,

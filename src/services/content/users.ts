@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { can } from './capabilities.js';
+import { can, roleCapabilities } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { type Context, pickFields, renderUser, withoutLinks } from './render.js';
@@ -57,6 +57,18 @@ function reassignOf(value: unknown): number | false | undefined {
   throw invalidParam('reassign', 'Invalid user parameter(s).');
 }
 
+/**
+ * WP_User_Query's role__in: the roles asked for, plus (capability__in) every role holding one of the capabilities
+ * and the capability names themselves, which core matches against role names too.
+ */
+function rolesFilter(roles: string[] | undefined, capabilities: string[] | undefined) {
+  if (!capabilities?.length) return roles;
+  const holders = Object.entries(roleCapabilities)
+    .filter(([, caps]) => capabilities.some((cap) => caps.includes(cap)))
+    .map(([role]) => role);
+  return [...new Set([...(roles ?? []), ...holders, ...capabilities])];
+}
+
 export function userRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -84,6 +96,12 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         const published = publishedFilter(q.has_published_posts);
         if (q.roles?.length && !listUsers)
           throw refused(!!me, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
+        if (q.capabilities?.length && !listUsers)
+          throw refused(
+            !!me,
+            'rest_user_cannot_view',
+            'Sorry, you are not allowed to filter users by capability.',
+          );
         if (context === 'edit' && !listUsers)
           throw refused(!!me, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
         if (q.orderby && privateOrderings.has(q.orderby) && !listUsers)
@@ -100,19 +118,26 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           );
         const perPage = q.per_page ?? 10;
         const page = q.page ?? 1;
+        // include without include is no FIELD(): core falls back to user_login.
         const orderby =
-          q.orderby === 'include' || q.orderby === 'include_slugs' ? 'id' : (q.orderby ?? 'name');
+          q.orderby === 'include' ? 'username' : q.orderby === 'include_slugs' ? 'id' : (q.orderby ?? 'name');
         const { rows, total } = await store.listUsers({
           // As core: who=authors lifts the published-posts limit; has_published_posts sets it explicitly.
           publishedOnly: published ?? (!listUsers && q.who !== 'authors'),
           search: q.search,
-          roles: q.roles,
+          roles: rolesFilter(q.roles, q.capabilities),
           include: q.include,
           exclude: q.exclude,
           slugs: q.slug,
           authors: q.who === 'authors',
           orderby,
           order: q.order ?? 'asc',
+          listOrder:
+            q.orderby === 'include' && q.include?.length
+              ? { ids: q.include }
+              : q.orderby === 'include_slugs'
+                ? { slugs: q.slug ?? [] }
+                : undefined,
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
