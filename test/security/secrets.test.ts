@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { runCommand } from '../../src/platform/commands.js';
 import type { Database } from '../../src/platform/database.js';
 import type { ServiceDefinition } from '../../src/platform/service.js';

@@ -19,7 +19,7 @@ import {
 } from './media-upload.js';
 import { dateParam } from './post-dates.js';
 import { withAttachmentLinks } from './post-fields.js';
-import { DEFAULT_PER_PAGE, splitListParams } from './post-list.js';
+import { splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
 import { type Context, pickFields, type Site, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';

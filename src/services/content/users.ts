@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, roleCapabilities } from './capabilities.js';
 import { refused, restError } from './errors.js';
@@ -20,7 +20,6 @@ import { invalidParam } from './user-writes.js';
 const base = '/wp-json/wp/v2/users';
 const item = `${base}/:id(^\\d+$)`;
 const tags = ['users'];
-type DeleteArgs = Static<typeof UserDeleteArgs>;
 
 const invalidId = () => restError(404, 'rest_user_invalid_id', 'Invalid user ID.');
 const cannotView = (loggedIn: boolean) =>
