@@ -128,7 +128,7 @@ flush_rewrite_rules();
 $passwords = [];
 foreach ($seed['users'] as $user) {
     [$password] = check(
-        WP_Application_Passwords::create_new_application_password($user['id'], ['name' => 'backlot differential test']),
+        WP_Application_Passwords::create_new_application_password($user['id'], ['name' => 'backlot first start']),
         "application password of {$user['login']}",
     );
     $passwords[$user['login']] = $password;
