@@ -82,6 +82,16 @@ export const reads: Probe[] = [
   get('/posts/abc'),
   get('/posts/1?context=edit'),
   get('/posts/1?_embed'),
+  // _embed: a list of relations, unknown names, with _fields, and an author the caller may not see
+  get('/posts/1?_embed=author,wp:term'),
+  get('/posts?per_page=2&_embed[]=author&_embed[]=nope'),
+  get('/posts/1?_embed=nope'),
+  get('/posts/1?_embed=0'),
+  get('/posts/1?_fields=id&_embed'),
+  get('/posts/1?_fields=id,_embedded&_embed=author'),
+  get('/posts/1?_fields=id,_links.self&_embed=wp:term'),
+  get('/pages/32?_embed=up'),
+  signedIn('editor', 'GET', '/posts/4?_embed=author'),
   get('/posts/1?_fields=id,slug'),
   get('/posts/1?password=x'),
   // users

@@ -5,7 +5,8 @@ import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { embedFor, type Embedded, embedOnly } from './post-embed.js';
+import { linksWanted, parseEmbed } from './embed-param.js';
+import { embedFor, type Embedded, withEmbedded } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
@@ -99,11 +100,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         user,
         context === 'edit' ? await sampleSlug(post) : undefined,
       );
-      if (embedded) {
-        const only = embedOnly((request.query as { _embed?: unknown })._embed, embedded.of(post));
-        if (only) body._embedded = only;
-      }
-      return fields?.length ? pickFields(body, fields) : body;
+      if (!fields?.length) return withEmbedded(body, post, embedded);
+      // As core: `_fields` picks from the data; the links (and what they embed) come back whole, or not at all.
+      const { _links, ...data } = body;
+      const picked = pickFields(data, fields);
+      return linksWanted(fields, embedded?.rels)
+        ? withEmbedded({ ...picked, _links }, post, embedded)
+        : picked;
     };
 
     app.get(
@@ -135,7 +138,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const fields = fieldList(q._fields);
         // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
-        const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
+        const rels = parseEmbed(q._embed);
+        const embedded =
+          rels && linksWanted(fields, rels) ? await embedFor(store, rows, request, rels) : undefined;
         return Promise.all(rows.map((post) => respond(request, post, context, fields, embedded)));
       },
     );
@@ -171,8 +176,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
+        const rels = parseEmbed(request.query._embed);
         const embedded =
-          request.query._embed === undefined ? undefined : await embedFor(store, [post], request);
+          rels && linksWanted(fields, rels) ? await embedFor(store, [post], request, rels) : undefined;
         return respond(request, post, context, fields, embedded, password);
       },
     );

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+
+let t: ContentTest;
+before(async () => {
+  t = await startContent();
+});
+after(() => t.close());
+
+const get = async (url: string, authorization?: string) => {
+  const res = await t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+  assert.equal(res.statusCode, 200, res.body);
+  return json(res);
+};
+const rels = (item: Json) => (item._embedded ? Object.keys(item._embedded) : undefined);
+
+describe('_embed names the link relations to embed (rest_parse_embed_param)', () => {
+  test('a bare _embed, _embed=1, =true and =0 embed every embeddable link', async () => {
+    for (const value of ['', '=', '=1', '=true', '=0']) {
+      assert.deepEqual(
+        rels(await get(`${api}/posts/1?_embed${value}`)),
+        ['author', 'replies', 'wp:term'],
+        value,
+      );
+    }
+  });
+
+  test('a list embeds only those relations, in the order of _links; unknown names are ignored', async () => {
+    const post = await get(`${api}/posts/1?_embed=wp:term,author,nope`);
+    assert.deepEqual(rels(post), ['author', 'wp:term']);
+    assert.equal(post._embedded.author[0].id, ids.admin);
+    assert.deepEqual(rels(await get(`${api}/posts/1?_embed=author%20replies`)), ['author', 'replies']);
+    const list = await get(`${api}/posts?per_page=3&_embed[]=author&_embed[]=nope`);
+    assert.equal(list.length, 3);
+    assert.ok(list.every((p: Json) => rels(p)?.join() === 'author' && p._embedded.author[0].id === p.author));
+  });
+
+  test('the next-page link numbers _embed[] as PHP rebuilds it', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/posts?per_page=2&_embed[]=author&_embed[]=nope`,
+    });
+    assert.equal(
+      res.headers.link,
+      '<http://localhost:80/wp-json/wp/v2/posts?per_page=2&_embed%5B0%5D=author&_embed%5B1%5D=nope&page=2>; rel="next"',
+    );
+  });
+
+  test('nothing to embed: no _embedded at all', async () => {
+    const post = await get(`${api}/posts/1?_embed=nope`);
+    assert.equal('_embedded' in post, false);
+    assert.ok(post._links.author);
+    // Pages have no terms: asking for them alone embeds nothing.
+    assert.equal('_embedded' in (await get(`${api}/pages/32?_embed=wp:term`)), false);
+    assert.deepEqual(rels(await get(`${api}/pages/32?_embed=up`)), ['up']);
+  });
+});
+
+describe('_embed with _fields', () => {
+  test('without _links or _embedded among the fields, neither comes back', async () => {
+    assert.deepEqual(await get(`${api}/posts/1?_fields=id,slug&_embed`), {
+      id: 1,
+      slug: (await get(`${api}/posts/1`)).slug,
+    });
+  });
+
+  test('_embedded among the fields brings the whole _links and the asked-for embeds', async () => {
+    const post = await get(`${api}/posts/1?_fields=id,_embedded&_embed=author`);
+    assert.deepEqual(Object.keys(post), ['id', '_links', '_embedded']);
+    assert.ok(post._links.self && post._links['wp:term']);
+    assert.deepEqual(rels(post), ['author']);
+  });
+
+  test('a field under _links keeps every link, as core adds links outside the picked data', async () => {
+    const [post] = await get(`${api}/posts?per_page=1&_fields=id,_links.self&_embed=author`);
+    assert.ok(post._links.self && post._links.collection);
+    assert.deepEqual(rels(post), ['author']);
+    const plain = await get(`${api}/posts/1?_fields=_links.self`);
+    assert.deepEqual(Object.keys(plain), ['_links']);
+    assert.ok(plain._links.author);
+  });
+
+  test('_embedded without _embed is not a field', async () => {
+    assert.deepEqual(await get(`${api}/posts/1?_fields=id,_embedded`), { id: 1 });
+  });
+});
+
+describe('embedded errors', () => {
+  test('an author the caller may not see is embedded as the error users/<id> answers', async () => {
+    // Post 4 is the contributor's draft; the contributor has published nothing and editors cannot list users.
+    const post = await get(`${api}/posts/4?_embed=author`, t.auth.editor);
+    assert.deepEqual(post._embedded.author, [
+      {
+        code: 'rest_user_cannot_view',
+        message: 'Sorry, you are not allowed to list users.',
+        data: { status: 403 },
+      },
+    ]);
+    const asAdmin = await get(`${api}/posts/4?_embed=author`, t.auth.admin);
+    assert.equal(asAdmin._embedded.author[0].id, ids.contributor);
+    const asSelf = await get(`${api}/posts/4?_embed=author`, t.auth.contributor);
+    assert.equal(asSelf._embedded.author[0].id, ids.contributor);
+  });
+});
