@@ -207,6 +207,14 @@ export const reads: Probe[] = [
   get('/search?search=news&type=term'),
   get('/search?search=contact&subtype=page'),
   get('/search?search=caching&page=99'),
+  // _embed on the routes whose links are embeddable (comments, search), and on those with none
+  get('/comments?post=1&_embed'),
+  get('/comments?_embed=author,in-reply-to'),
+  get('/comments?post=1&_fields=id,_embedded&_embed=up'),
+  get('/search?search=caching&_embed'),
+  get('/categories?_embed'),
+  get('/users?_embed'),
+  admin('GET', '/posts/1/revisions?_embed'),
   get('/settings'),
   admin('GET', '/settings'),
   admin('GET', '/pages?status=draft'),
@@ -331,6 +339,7 @@ export const writes: Probe[] = [
   admin('POST', '/media/48', { alt_text: 'A pixel', caption: 'One pixel' }),
   admin('POST', '/posts/2', { featured_media: 48 }),
   get('/posts/2?_embed=wp:featuredmedia'),
+  get('/media/48?_embed'),
   admin('DELETE', '/media/49'),
   admin('DELETE', '/media/49?force=true'),
   // photo-sized images: their resized copies, image_meta and description (ids 51–53: the featured_media

@@ -2,11 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { dateParam, invalidParam } from './post-dates.js';
 import { renderComment } from './comment-render.js';
-import { type Context, pickFields, withoutLinks } from './render.js';
+import { type Context, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
 import { coerceIntegers } from './post-write.js';
@@ -43,9 +44,21 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
       if (comment.author === user.id) return true;
       return canEdit(user, post);
     };
-    const respond = (request: FastifyRequest, comment: CommentRow, context: Context, fields?: string[]) => {
+    /** As core's check_read_permission: an attachment is as readable as its post, and public when unattached. */
+    const readablePost = async (user: UserRow | undefined, post: PostRow) => {
+      if (post.status !== 'inherit') return canRead(user, post);
+      const parent = post.parent ? await store.findPost(post.parent) : undefined;
+      return !parent || canRead(user, parent);
+    };
+    const respond = (
+      request: FastifyRequest,
+      comment: CommentRow,
+      context: Context,
+      fields?: string[],
+      collection = false,
+    ) => {
       const body = renderComment(comment, siteOf(request), context) as Record<string, unknown>;
-      return fields?.length ? pickFields(body, fields) : body;
+      return pickItemFields(request, body, fields, collection);
     };
 
     app.get(
@@ -80,7 +93,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         }
         for (const id of q.post ?? []) {
           const post = id ? await store.findPost(id) : undefined;
-          if (post && !canRead(user, post))
+          if (post && !(await readablePost(user, post)))
             throw refused(
               !!user,
               'rest_cannot_read_post',
@@ -124,7 +137,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((c) => respond(request, c, context, fields));
+        return rows.map((c) => respond(request, c, context, fields, true));
       },
     );
 

@@ -1,3 +1,6 @@
+import type { FastifyRequest } from 'fastify';
+import { pickFields } from './render.js';
+
 /**
  * `_embed` as WordPress 5.4+ reads it (rest_parse_embed_param): absent → no embedding; empty, `1`, `true`,
  * `0` (PHP's falsy strings) → every embeddable link; otherwise a list of link relations (`author,wp:term`,
@@ -40,3 +43,23 @@ export function embeddableRels(links: unknown, rels: EmbedRels): string[] {
 
 /** Whether one relation is asked for (to skip loading what will not be embedded). */
 export const wants = (rels: EmbedRels, rel: string) => rels === true || rels.includes(rel);
+
+/**
+ * `_fields` as core applies it. One item: the fields are picked from the data and the links (kept apart from the
+ * data) come back whole when linksWanted says so, else not at all. A collection: each item's links are merged
+ * into its data first (prepare_response_for_collection), so `_links` is picked like any field (`_links.self`
+ * keeps only self) and `_embedded` alone keeps nothing to embed. No `_fields`: the item as it is.
+ */
+export function pickItemFields<T extends object>(
+  request: FastifyRequest,
+  body: T,
+  fields: string[] | undefined,
+  collection = false,
+): Record<string, unknown> | T {
+  if (!fields?.length) return body;
+  if (collection) return pickFields(body as Record<string, unknown>, fields);
+  const { _links, ...data } = body as Record<string, unknown>;
+  const picked = pickFields(data, fields);
+  const rels = parseEmbed((request.query as Record<string, unknown> | undefined)?._embed);
+  return _links !== undefined && linksWanted(fields, rels) ? { ...picked, _links } : picked;
+}

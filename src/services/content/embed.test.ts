@@ -72,13 +72,21 @@ describe('_embed with _fields', () => {
     assert.deepEqual(rels(post), ['author']);
   });
 
-  test('a field under _links keeps every link, as core adds links outside the picked data', async () => {
-    const [post] = await get(`${api}/posts?per_page=1&_fields=id,_links.self&_embed=author`);
+  test('on one item a field under _links keeps every link, as core adds links outside the picked data', async () => {
+    const post = await get(`${api}/posts/1?_fields=id,_links.self&_embed=author`);
     assert.ok(post._links.self && post._links.collection);
     assert.deepEqual(rels(post), ['author']);
     const plain = await get(`${api}/posts/1?_fields=_links.self`);
     assert.deepEqual(Object.keys(plain), ['_links']);
     assert.ok(plain._links.author);
+  });
+
+  test('in a list _links is picked like data, and only what is left of it is embedded', async () => {
+    const [post] = await get(`${api}/posts?per_page=1&_fields=id,_links.author&_embed`);
+    assert.deepEqual(Object.keys(post._links), ['author']);
+    assert.deepEqual(rels(post), ['author']);
+    const [bare] = await get(`${api}/posts?per_page=1&_fields=id,_embedded&_embed`);
+    assert.deepEqual(Object.keys(bare), ['id']);
   });
 
   test('_embedded without _embed is not a field', async () => {
@@ -101,5 +109,68 @@ describe('embedded errors', () => {
     assert.equal(asAdmin._embedded.author[0].id, ids.contributor);
     const asSelf = await get(`${api}/posts/4?_embed=author`, t.auth.contributor);
     assert.equal(asSelf._embedded.author[0].id, ids.contributor);
+  });
+});
+
+describe('_embed on the other routes: what each linked route answers, in embed context', () => {
+  test('comments embed their author, post (up), parent (in-reply-to) and replies (children)', async () => {
+    const comments = await get(`${api}/comments?post=1&orderby=id&order=asc&_embed`);
+    const [first, reply] = comments;
+    assert.equal(reply.parent, first.id);
+    assert.deepEqual(rels(first), ['up', 'children']);
+    assert.deepEqual(
+      first._embedded.children[0].map((c: Json) => c.id),
+      [reply.id],
+    );
+    assert.deepEqual(rels(reply), ['author', 'up', 'in-reply-to']);
+    assert.equal(reply._embedded.author[0].id, reply.author);
+    assert.equal(reply._embedded.author[0].email, undefined);
+    assert.equal(reply._embedded.up[0].id, 1);
+    assert.equal(reply._embedded.up[0].content, undefined, 'embed context: no content');
+    assert.equal(reply._embedded['in-reply-to'][0].id, first.id);
+    assert.equal(reply._embedded['in-reply-to'][0].post, undefined, 'embed context: no post field');
+    const only = await get(`${api}/comments/${reply.id}?_embed=in-reply-to`);
+    assert.deepEqual(rels(only), ['in-reply-to']);
+  });
+
+  test('search results embed the hit itself (self)', async () => {
+    const [hit] = await get(`${api}/search?search=caching&per_page=1&_embed`);
+    assert.deepEqual(rels(hit), ['self']);
+    assert.equal(hit._embedded.self[0].id, hit.id);
+    assert.ok(hit._embedded.self[0].excerpt.rendered);
+  });
+
+  test('media embeds its author; users and terms have nothing embeddable', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `${api}/media`,
+      payload: png,
+      headers: {
+        authorization: t.auth.editor,
+        'content-type': 'image/png',
+        'content-disposition': 'attachment; filename=pixel.png',
+      },
+    });
+    assert.equal(uploaded.statusCode, 201, uploaded.body);
+    const media = await get(`${api}/media/${json(uploaded).id}?_embed`);
+    assert.deepEqual(rels(media), ['author']);
+    assert.equal(media._embedded.author[0].id, ids.editor);
+    assert.equal('_embedded' in (await get(`${api}/users/1?_embed`)), false);
+    assert.equal('_embedded' in (await get(`${api}/categories/1?_embed`)), false);
+  });
+
+  test('_fields: lists keep the links picked, items all of them when _embedded is asked for', async () => {
+    const [listed] = await get(`${api}/comments?post=1&orderby=id&order=desc&_fields=id,_embedded&_embed`);
+    assert.deepEqual(Object.keys(listed), ['id']);
+    const [picked] = await get(`${api}/comments?post=1&orderby=id&order=desc&_fields=id,_links.up&_embed`);
+    assert.deepEqual(Object.keys(picked._links), ['up']);
+    assert.deepEqual(rels(picked), ['up']);
+    const one = await get(`${api}/comments/${listed.id}?_fields=id,_embedded&_embed=author`);
+    assert.deepEqual(Object.keys(one), ['id', '_links', '_embedded']);
+    assert.deepEqual(rels(one), ['author']);
   });
 });

@@ -5,7 +5,8 @@ import { can, canOnPost, canRead } from './capabilities.js';
 import { refused, restError } from './errors.js';
 import { commentRoutes } from './comments.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { linksWanted, parseEmbed } from './embed-param.js';
+import { embeddedByRoute } from './embed-links.js';
+import { linksWanted, parseEmbed, pickItemFields } from './embed-param.js';
 import { embedFor, type Embedded, withEmbedded } from './post-embed.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { permalink } from './post-fields.js';
@@ -20,7 +21,7 @@ import {
   unlocked,
   type WriteBody,
 } from './post-write.js';
-import { type Context, pickFields, renderPost, withoutLinks } from './render.js';
+import { type Context, renderPost, withoutLinks } from './render.js';
 import {
   DeletedPostSchema,
   ForceQuery,
@@ -90,6 +91,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       fields?: string[],
       embedded?: Embedded,
       password?: string,
+      collection = false,
     ) => {
       const user = caller(request);
       const body: Record<string, unknown> = renderPost(
@@ -100,13 +102,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         user,
         context === 'edit' ? await sampleSlug(post) : undefined,
       );
-      if (!fields?.length) return withEmbedded(body, post, embedded);
-      // As core: `_fields` picks from the data; the links (and what they embed) come back whole, or not at all.
-      const { _links, ...data } = body;
-      const picked = pickFields(data, fields);
-      return linksWanted(fields, embedded?.rels)
-        ? withEmbedded({ ...picked, _links }, post, embedded)
-        : picked;
+      // What is embedded comes from the links `_fields` leaves (see pickItemFields).
+      return withEmbedded(pickItemFields(request, body, fields, collection), post, embedded);
     };
 
     app.get(
@@ -139,9 +136,12 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const rels = parseEmbed(q._embed);
+        if (rels) embeddedByRoute.add(request);
         const embedded =
           rels && linksWanted(fields, rels) ? await embedFor(store, rows, request, rels) : undefined;
-        return Promise.all(rows.map((post) => respond(request, post, context, fields, embedded)));
+        return Promise.all(
+          rows.map((post) => respond(request, post, context, fields, embedded, undefined, true)),
+        );
       },
     );
 
@@ -177,6 +177,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const rels = parseEmbed(request.query._embed);
+        if (rels) embeddedByRoute.add(request);
         const embedded =
           rels && linksWanted(fields, rels) ? await embedFor(store, [post], request, rels) : undefined;
         return respond(request, post, context, fields, embedded, password);

@@ -2,10 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { can } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { slugify } from './posts.js';
-import { pickFields, renderTerm } from './render.js';
+import { renderTerm } from './render.js';
 import {
   CategorySchema,
   IdParams,
@@ -68,9 +69,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const fields = fieldList(q._fields);
           sendFields(reply, fields);
           const site = siteOf(request);
-          return rows.map((term) =>
-            fields?.length ? pickFields(renderTerm(term, site), fields) : renderTerm(term, site),
-          );
+          return rows.map((term) => pickItemFields(request, renderTerm(term, site), fields, true));
         },
       );
 
@@ -138,7 +137,7 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const fields = fieldList(request.query._fields);
           sendFields(reply, fields);
           const body = renderTerm(term, siteOf(request));
-          return fields?.length ? pickFields(body, fields) : body;
+          return pickItemFields(request, body, fields);
         },
       );
     }
