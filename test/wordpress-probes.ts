@@ -213,6 +213,8 @@ export const reads: Probe[] = [
   get('/comments?post=1&_fields=id,_embedded&_embed=up'),
   get('/search?search=caching&_embed'),
   get('/categories?_embed'),
+  get('/categories?context=embed'),
+  get('/tags/6?context=embed'),
   get('/users?_embed'),
   admin('GET', '/posts/1/revisions?_embed'),
   get('/settings'),

@@ -163,6 +163,23 @@ describe('_embed on the other routes: what each linked route answers, in embed c
     assert.equal('_embedded' in (await get(`${api}/categories/1?_embed`)), false);
   });
 
+  test('a child category embeds its parent (up); an unknown one answers its own 404, nothing embedded', async () => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `${api}/categories`,
+      headers: { authorization: t.auth.admin },
+      payload: { name: 'Embedded child', parent: 1 },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const child = await get(`${api}/categories/${json(made).id}?_embed`);
+    assert.deepEqual(rels(child), ['up']);
+    assert.equal(child._embedded.up[0].id, 1);
+    assert.equal(child._embedded.up[0].count, undefined, 'embed context: no count');
+    const missing = await t.app.inject({ method: 'GET', url: `${api}/categories/9999?_embed` });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(json(missing).code, 'rest_term_invalid');
+  });
+
   test('_fields: lists keep the links picked, items all of them when _embedded is asked for', async () => {
     const [listed] = await get(`${api}/comments?post=1&orderby=id&order=desc&_fields=id,_embedded&_embed`);
     assert.deepEqual(Object.keys(listed), ['id']);

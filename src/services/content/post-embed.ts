@@ -93,7 +93,7 @@ export async function embedFor(
   const termsOf = (ids: number[]) =>
     ids.flatMap((id) => {
       const term = terms.get(id);
-      return term ? [renderTerm(term, site)] : [];
+      return term ? [renderTerm(term, site, 'embed')] : [];
     });
   const embedOne = (post: PostRow, rel: string): unknown[] | undefined => {
     switch (rel) {

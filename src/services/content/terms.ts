@@ -67,9 +67,11 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const totalPages = Math.ceil(total / perPage);
           paginate(request, reply, total, page, totalPages);
           const fields = fieldList(q._fields);
-          sendFields(reply, fields);
+          const context = q.context === 'embed' ? 'embed' : 'view';
+          // The embed context has fewer fields than the schema: serialized as they are, like `_fields`.
+          sendFields(reply, context === 'embed' ? ['embed'] : fields);
           const site = siteOf(request);
-          return rows.map((term) => pickItemFields(request, renderTerm(term, site), fields, true));
+          return rows.map((term) => pickItemFields(request, renderTerm(term, site, context), fields, true));
         },
       );
 
@@ -135,8 +137,9 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const term = validId(id) ? await store.findTerm(taxonomy, id) : undefined;
           if (!term) throw restError(404, 'rest_term_invalid', 'Term does not exist.');
           const fields = fieldList(request.query._fields);
-          sendFields(reply, fields);
-          const body = renderTerm(term, siteOf(request));
+          const context = request.query.context === 'embed' ? 'embed' : 'view';
+          sendFields(reply, context === 'embed' ? ['embed'] : fields);
+          const body = renderTerm(term, siteOf(request), context);
           return pickItemFields(request, body, fields);
         },
       );
