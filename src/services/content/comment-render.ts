@@ -26,7 +26,8 @@ export function renderComment(c: CommentRow, site: Site, context: Context) {
     },
   ];
   if (c.parent) links['in-reply-to'] = [{ embeddable: true, href: `${site.api}/wp/v2/comments/${c.parent}` }];
-  if (c.has_children) links.children = [{ href: `${site.api}/wp/v2/comments?parent=${c.id}` }];
+  if (c.has_children)
+    links.children = [{ embeddable: true, href: `${site.api}/wp/v2/comments?parent=${c.id}` }];
   const rendered = texturize(renderHtml(c.content));
   const view = {
     id: c.id,

@@ -5,12 +5,13 @@ import { can, canOnPost, canRead } from './capabilities.js';
 import { commentPostReadable, type PostAccess } from './comment-access.js';
 import { renderComment } from './comment-render.js';
 import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { dateParam, invalidParam } from './post-dates.js';
 import { splitListParams } from './post-list.js';
 import { coerceIntegers } from './post-write.js';
-import { type Context, pickFields, withoutLinks } from './render.js';
+import { type Context, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { type CommentRow, type CommentStatus, CommentStore } from './store-comments.js';
@@ -49,9 +50,24 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
       if (comment.author === user.id) return true;
       return canEdit(user, post);
     };
-    const respond = (request: FastifyRequest, comment: CommentRow, context: Context, fields?: string[]) => {
+    /**
+     * As core's check_read_post_permission: a post as commentPostReadable says; an attachment as readable as its
+     * post, and public when unattached.
+     */
+    const readablePost = async (user: UserRow | undefined, post: PostRow, access: PostAccess) => {
+      if (post.status !== 'inherit') return commentPostReadable(user, post, access);
+      const parent = post.parent ? await store.findPost(post.parent) : undefined;
+      return !parent || canRead(user, parent);
+    };
+    const respond = (
+      request: FastifyRequest,
+      comment: CommentRow,
+      context: Context,
+      fields?: string[],
+      collection = false,
+    ) => {
       const body = renderComment(comment, siteOf(request), context) as Record<string, unknown>;
-      return fields?.length ? pickFields(body, fields) : body;
+      return pickItemFields(request, body, fields, collection);
     };
 
     app.get(
@@ -87,7 +103,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         const access = { context, password: q.password, single: q.post?.length === 1 };
         for (const id of q.post ?? []) {
           const post = id ? await store.findPost(id) : undefined;
-          if (post && !commentPostReadable(user, post, access))
+          if (post && !(await readablePost(user, post, access)))
             throw refused(
               !!user,
               'rest_cannot_read_post',
@@ -141,7 +157,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         });
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return visible.map((c) => respond(request, c, context, fields));
+        return visible.map((c) => respond(request, c, context, fields, true));
       },
     );
 

@@ -57,7 +57,17 @@ export function paginate(
   const site = siteOf(request);
   const [path, search = ''] = request.url.split('?', 2);
   const pageUrl = (n: number) => {
-    const params = new URLSearchParams(search);
+    // PHP rebuilds the query from its parsed arrays, so `slug[]=a&slug[]=b` comes back numbered: `slug[0]`, `slug[1]`.
+    const params = new URLSearchParams();
+    const counts = new Map<string, number>();
+    for (const [key, value] of new URLSearchParams(search)) {
+      if (!key.endsWith('[]')) params.append(key, value);
+      else {
+        const i = counts.get(key) ?? 0;
+        counts.set(key, i + 1);
+        params.append(`${key.slice(0, -2)}[${i}]`, value);
+      }
+    }
     params.set('page', String(n));
     // add_query_arg writes a parameter without a value bare (`&_embed&page=2`).
     return `${site.url}${path}?${params.toString().replace(/=(&|$)/g, '$1')}`;

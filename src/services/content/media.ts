@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
 import { can, canOnPost, canRead } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
@@ -21,7 +22,7 @@ import { dateParam } from './post-dates.js';
 import { withAttachmentLinks } from './post-fields.js';
 import { splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
-import { type Context, pickFields, type Site, withoutLinks } from './render.js';
+import { type Context, type Site, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
 import { MediaStore } from './store-media.js';
@@ -86,7 +87,13 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       }
       return post.status === 'inherit' || canRead(caller(request), post);
     };
-    const respond = async (request: FastifyRequest, post: PostRow, context: Context, fields?: string[]) => {
+    const respond = async (
+      request: FastifyRequest,
+      post: PostRow,
+      context: Context,
+      fields?: string[],
+      collection = false,
+    ) => {
       const site = siteOf(request);
       const count = players.get(request) ?? newPlayerCount();
       players.set(request, count);
@@ -104,7 +111,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         site,
         edit,
       );
-      return fields?.length ? pickFields(body, fields) : body;
+      return pickItemFields(request, body, fields, collection);
     };
 
     if (objects instanceof LocalObjectStore) serveUploads(app, objects, store.db);
@@ -145,7 +152,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields)));
+        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields, true)));
       },
     );
 

@@ -1,29 +1,49 @@
 import type { FastifyRequest } from 'fastify';
-import { canRead } from './capabilities.js';
+import { can, canRead } from './capabilities.js';
 import { renderComment } from './comment-render.js';
+import { type EmbedRels, embeddableRels, wants } from './embed-param.js';
 import { caller, siteOf } from './http.js';
 import { renderMedia } from './media-render.js';
 import { renderPost, renderTerm, renderUser } from './render.js';
-import type { ContentStore, PostRow, TermRow } from './store.js';
+import type { ContentStore, PostRow, TermRow, UserRow } from './store.js';
 import { type CommentRow, CommentStore } from './store-comments.js';
 
 export interface Embedded {
-  of(post: PostRow): Record<string, unknown>;
+  rels: EmbedRels;
+  /** `_embedded` for a post whose `_links` are given, or undefined when WordPress would add none. */
+  of(post: PostRow, links: unknown): Record<string, unknown> | undefined;
 }
 
-/** `_embed`: authors, terms, featured media and parent pages of a page of posts, loaded once for all of them. */
+/** What core embeds when the linked route answers an error: the error object itself. */
+const error = (code: string, message: string, status: number) => ({ code, message, data: { status } });
+
+/**
+ * `_embed`: the linked authors, terms, featured media, parent pages and replies of a page of posts, loaded once
+ * for all of them and only for the relations asked for; each as its own route would answer the caller in
+ * `embed` context (errors included), as WordPress dispatches every embeddable link.
+ */
 export async function embedFor(
   store: ContentStore,
   posts: PostRow[],
   request: FastifyRequest,
+  rels: EmbedRels,
 ): Promise<Embedded> {
   const site = siteOf(request);
   const user = caller(request);
-  const users = new Map(
-    (await store.findUsers([...new Set(posts.map((p) => p.author))])).map((u) => [u.id, u]),
-  );
-  const termIds = [...new Set(posts.flatMap((p) => [...p.categories, ...p.tags]))];
+  const users = new Map<number, UserRow>();
+  const published = new Set<number>();
+  if (wants(rels, 'author')) {
+    for (const u of await store.findUsers([...new Set(posts.map((p) => p.author))])) {
+      users.set(u.id, u);
+      // users/<id> shows others only to list_users or when they have published posts.
+      if (u.id !== user?.id && !can(user, 'list_users') && (await store.userHasPublishedPosts(u.id)))
+        published.add(u.id);
+    }
+  }
   const terms = new Map<number, TermRow>();
+  const termIds = wants(rels, 'wp:term')
+    ? [...new Set(posts.flatMap((p) => [...p.categories, ...p.tags]))]
+    : [];
   for (const taxonomy of ['category', 'post_tag'] as const) {
     if (termIds.length === 0) break;
     const { rows } = await store.listTerms({
@@ -37,16 +57,29 @@ export async function embedFor(
     for (const term of rows) terms.set(term.id, term);
   }
   const related = new Map<number, PostRow>();
-  for (const id of new Set(posts.flatMap((p) => [p.featured_media, p.type === 'page' ? p.parent : 0]))) {
+  const relatedIds = posts.flatMap((p) => [
+    wants(rels, 'wp:featuredmedia') ? p.featured_media : 0,
+    wants(rels, 'up') && p.type === 'page' ? p.parent : 0,
+  ]);
+  for (const id of new Set(relatedIds)) {
     if (!id) continue;
     const found = await store.findPost(id);
     if (found) related.set(id, found);
+    // An attachment is as visible as the post it is attached to (media/<id> checks that one).
+    if (found?.type === 'attachment' && found.parent && !related.has(found.parent)) {
+      const parent = await store.findPost(found.parent);
+      if (parent) related.set(parent.id, parent);
+    }
   }
-  // The `replies` link: approved comments, as `/comments?post=<id>` shows them to the public.
-  const comments = new CommentStore(store.db);
+  const mediaReadable = (media: PostRow) => {
+    if (media.status !== 'inherit') return canRead(user, media);
+    const parent = media.parent ? related.get(media.parent) : undefined;
+    return !parent || canRead(user, parent);
+  };
+  // The `replies` link: approved comments, as `/comments?post=<id>` shows them (10 to a page).
   const replies = new Map<number, CommentRow[]>();
-  if (posts.length) {
-    const { rows } = await comments.list({
+  if (posts.length && wants(rels, 'replies')) {
+    const { rows } = await new CommentStore(store.db).list({
       statuses: ['approved'],
       posts: posts.map((p) => p.id),
       visibleTo: 'anonymous',
@@ -60,38 +93,60 @@ export async function embedFor(
   const termsOf = (ids: number[]) =>
     ids.flatMap((id) => {
       const term = terms.get(id);
-      return term ? [renderTerm(term, site)] : [];
+      return term ? [renderTerm(term, site, 'embed')] : [];
     });
+  const embedOne = (post: PostRow, rel: string): unknown[] | undefined => {
+    switch (rel) {
+      case 'author': {
+        const author = users.get(post.author);
+        if (!author) return [error('rest_user_invalid_id', 'Invalid user ID.', 404)];
+        if (author.id !== user?.id && !can(user, 'list_users') && !published.has(author.id))
+          return [
+            error('rest_user_cannot_view', 'Sorry, you are not allowed to list users.', user ? 403 : 401),
+          ];
+        return [renderUser(author, site, 'embed')];
+      }
+      case 'wp:featuredmedia': {
+        const media = related.get(post.featured_media);
+        if (media?.type !== 'attachment') return [error('rest_post_invalid_id', 'Invalid post ID.', 404)];
+        if (!mediaReadable(media))
+          return [error('rest_forbidden', 'Sorry, you are not allowed to do that.', user ? 403 : 401)];
+        return [renderMedia(media, site, 'embed')];
+      }
+      case 'up': {
+        const parent = related.get(post.parent);
+        if (parent?.type !== 'page') return [error('rest_post_invalid_id', 'Invalid post ID.', 404)];
+        if (!canRead(user, parent))
+          return [error('rest_forbidden', 'Sorry, you are not allowed to do that.', user ? 403 : 401)];
+        return [renderPost(parent, site, 'embed')];
+      }
+      case 'replies': {
+        const found = replies.get(post.id);
+        return found ? [found.slice(0, 10).map((c) => renderComment(c, site, 'embed'))] : undefined;
+      }
+      case 'wp:term': {
+        const lists = [termsOf(post.categories), termsOf(post.tags)];
+        return lists.some((list) => list.length) ? lists : undefined;
+      }
+      default:
+        return undefined;
+    }
+  };
   return {
-    of(post) {
-      const author = users.get(post.author);
-      const out: Record<string, unknown> = { author: author ? [renderUser(author, site, 'embed')] : [] };
-      const media = related.get(post.featured_media);
-      if (post.featured_media)
-        out['wp:featuredmedia'] = [
-          media?.type === 'attachment'
-            ? renderMedia(media, site, 'embed')
-            : { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } },
-        ];
-      const parent = post.type === 'page' ? related.get(post.parent) : undefined;
-      if (parent && canRead(user, parent)) out.up = [renderPost(parent, site, 'embed')];
-      const postReplies = replies.get(post.id);
-      if (postReplies) out.replies = [postReplies.slice(0, 10).map((c) => renderComment(c, site, 'embed'))];
-      if (post.type === 'post') out['wp:term'] = [termsOf(post.categories), termsOf(post.tags)];
-      return out;
+    rels,
+    of(post, links) {
+      const out: Record<string, unknown> = {};
+      for (const rel of embeddableRels(links, rels)) {
+        const embeds = embedOne(post, rel);
+        if (embeds) out[rel] = embeds;
+      }
+      return Object.keys(out).length ? out : undefined;
     },
   };
 }
 
-/**
- * `_embed=author,wp:term` embeds only the named links (rest_parse_embed_param); a bare `_embed`, `true` or `1`
- * embeds them all. Nothing left to embed: no `_embedded` at all, as core.
- */
-export function embedOnly(param: unknown, embedded: Record<string, unknown>) {
-  const rels = (Array.isArray(param) ? param : String(param ?? '').split(','))
-    .map((rel) => String(rel).trim())
-    .filter(Boolean);
-  if (rels.length === 0 || (rels.length === 1 && (rels[0] === 'true' || rels[0] === '1'))) return embedded;
-  const picked = Object.fromEntries(Object.entries(embedded).filter(([rel]) => rels.includes(rel)));
-  return Object.keys(picked).length ? picked : undefined;
+/** The item with its `_embedded` after `_links`, when anything is embedded. */
+export function withEmbedded(body: Record<string, unknown>, post: PostRow, embedded: Embedded | undefined) {
+  const found = embedded?.of(post, body._links);
+  return found ? { ...body, _embedded: found } : body;
 }

@@ -3,10 +3,12 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead } from './capabilities.js';
 import { commentRoutes } from './comments.js';
+import { embeddedByRoute } from './embed-links.js';
+import { linksWanted, parseEmbed, pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { type MediaFiles, mediaRoutes } from './media.js';
-import { type Embedded, embedFor, embedOnly } from './post-embed.js';
+import { type Embedded, embedFor, withEmbedded } from './post-embed.js';
 import { permalink } from './post-fields.js';
 import { listFilter, splitListParams } from './post-list.js';
 import {
@@ -19,7 +21,7 @@ import {
   unlocked,
   type WriteBody,
 } from './post-write.js';
-import { type Context, pickFields, renderPost, withoutLinks } from './render.js';
+import { type Context, renderPost, withoutLinks } from './render.js';
 import { revisionRoutes } from './revisions.js';
 import {
   DeletedPostSchema,
@@ -89,6 +91,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       fields?: string[],
       embedded?: Embedded,
       password?: string,
+      collection = false,
     ) => {
       const user = caller(request);
       const body: Record<string, unknown> = renderPost(
@@ -99,11 +102,8 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         user,
         context === 'edit' ? await sampleSlug(post) : undefined,
       );
-      if (embedded) {
-        const only = embedOnly((request.query as { _embed?: unknown })._embed, embedded.of(post));
-        if (only) body._embedded = only;
-      }
-      return fields?.length ? pickFields(body, fields) : body;
+      // What is embedded comes from the links `_fields` leaves (see pickItemFields).
+      return withEmbedded(pickItemFields(request, body, fields, collection), post, embedded);
     };
 
     app.get(
@@ -135,8 +135,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const fields = fieldList(q._fields);
         // The embed context has fewer fields than the full schema: serialized as they are, like `_fields`.
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
-        const embedded = q._embed === undefined ? undefined : await embedFor(store, rows, request);
-        return Promise.all(rows.map((post) => respond(request, post, context, fields, embedded)));
+        const rels = parseEmbed(q._embed);
+        if (rels) embeddedByRoute.add(request);
+        const embedded =
+          rels && linksWanted(fields, rels) ? await embedFor(store, rows, request, rels) : undefined;
+        return Promise.all(
+          rows.map((post) => respond(request, post, context, fields, embedded, undefined, true)),
+        );
       },
     );
 
@@ -171,8 +176,10 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
+        const rels = parseEmbed(request.query._embed);
+        if (rels) embeddedByRoute.add(request);
         const embedded =
-          request.query._embed === undefined ? undefined : await embedFor(store, [post], request);
+          rels && linksWanted(fields, rels) ? await embedFor(store, [post], request, rels) : undefined;
         return respond(request, post, context, fields, embedded, password);
       },
     );

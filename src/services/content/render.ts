@@ -215,7 +215,8 @@ export function renderUser(user: UserRow, site: Site, context: Context) {
   };
 }
 
-export function renderTerm(term: TermRow, site: Site) {
+/** A term; in `embed` context only core's short form (id, link, name, slug, taxonomy and the links). */
+export function renderTerm(term: TermRow, site: Site, context: Context = 'view') {
   const route = term.taxonomy === 'category' ? 'categories' : 'tags';
   const base = {
     id: term.id,
@@ -227,7 +228,7 @@ export function renderTerm(term: TermRow, site: Site) {
     slug: term.slug,
     taxonomy: term.taxonomy,
   };
-  return {
+  const rendered = {
     ...base,
     ...(term.taxonomy === 'category' ? { parent: term.parent } : {}),
     meta: [],
@@ -242,6 +243,9 @@ export function renderTerm(term: TermRow, site: Site) {
       curies,
     },
   };
+  if (context !== 'embed') return rendered;
+  const { id, link, name, slug, taxonomy, _links } = rendered;
+  return { id, link, name, slug, taxonomy, _links };
 }
 
 /** `_fields=id,title.rendered`: keeps only the named top-level fields (and nested ones by dotted path). */

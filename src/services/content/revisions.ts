@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { canOnPost } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
+import { type Context, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, isTrue, responses, StringEnum } from './schemas.js';
 import type { ContentStore, PostRow } from './store.js';
@@ -138,7 +139,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         const site = siteOf(request);
         return pageRows.map((rev) => {
           const body = renderRevision(rev, site, rest, q.context ?? 'view');
-          return fields?.length ? pickFields(body, fields) : body;
+          return pickItemFields(request, body, fields, true);
         });
       },
     );
@@ -166,7 +167,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         const body = renderRevision(rev, siteOf(request), rest, request.query.context ?? 'view');
-        return fields?.length ? pickFields(body, fields) : body;
+        return pickItemFields(request, body, fields);
       },
     );
 

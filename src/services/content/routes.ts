@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
+import { embedLinkedResources } from './embed-links.js';
 import { discoveryRoutes } from './discovery.js';
 import { errorFor, restError } from './errors.js';
 import { caller, setCaller, siteOf } from './http.js';
@@ -109,6 +110,9 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
         reply.header('link', `<${siteOf(request).api}/>; rel="https://api.w.org/"`);
       return payload;
     });
+
+    // `_embed` before the transport's `_envelope` wraps the body.
+    embedLinkedResources(app);
 
     // Core's transport: headers, Allow, _envelope, OPTIONS, and the catch-all that also lets POSTs to
     // routes without a POST handler reach the override hook, then 404 like WordPress.

@@ -20,6 +20,10 @@ const Page = Type.Integer({ minimum: 1, maximum: INT_MAX, default: 1 });
 const Offset = Type.Integer({ minimum: 0, maximum: INT_MAX });
 
 export const ContextEnum = StringEnum(['view', 'embed', 'edit'] as const, { default: 'view' });
+/** `_embed`, `_embed=author,wp:term` or `_embed[]=author`: which linked resources to embed (`_embedded`). */
+export const EmbedParam = Type.Union([Type.String(), Type.Array(Type.String())], {
+  description: 'Embed the linked resources (`_embedded`): all of them, or the named link relations.',
+});
 export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
 export const allPostStatuses = [...postStatuses, 'inherit'] as const;
 export const writableStatuses = ['publish', 'future', 'draft', 'pending', 'private'] as const;
@@ -127,13 +131,13 @@ export const PostListQuery = Type.Object({
   ),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
   _fields: Type.Optional(Type.String()),
-  _embed: Type.Optional(Type.String({ description: 'Embed the author and terms (`_embedded`).' })),
+  _embed: Type.Optional(EmbedParam),
 });
 
 export const ItemQuery = Type.Object({
   context: Type.Optional(ContextEnum),
   _fields: Type.Optional(Type.String()),
-  _embed: Type.Optional(Type.String({ description: 'Embed the author and terms (`_embedded`).' })),
+  _embed: Type.Optional(EmbedParam),
 });
 
 const TextField = Type.Union([Type.String(), Type.Object({ raw: Type.String() })]);

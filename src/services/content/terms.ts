@@ -2,10 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { can } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { slugify } from './posts.js';
-import { pickFields, renderTerm } from './render.js';
+import { renderTerm } from './render.js';
 import {
   CategorySchema,
   IdParams,
@@ -76,11 +77,11 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const totalPages = Math.ceil(total / perPage);
           paginate(request, reply, total, page, totalPages);
           const fields = fieldList(q._fields);
-          sendFields(reply, fields);
+          const context = q.context === 'embed' ? 'embed' : 'view';
+          // The embed context has fewer fields than the schema: serialized as they are, like `_fields`.
+          sendFields(reply, context === 'embed' ? ['embed'] : fields);
           const site = siteOf(request);
-          return rows.map((term) =>
-            fields?.length ? pickFields(renderTerm(term, site), fields) : renderTerm(term, site),
-          );
+          return rows.map((term) => pickItemFields(request, renderTerm(term, site, context), fields, true));
         },
       );
 
@@ -146,9 +147,10 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const term = validId(id) ? await store.findTerm(taxonomy, id) : undefined;
           if (!term) throw restError(404, 'rest_term_invalid', 'Term does not exist.');
           const fields = fieldList(request.query._fields);
-          sendFields(reply, fields);
-          const body = renderTerm(term, siteOf(request));
-          return fields?.length ? pickFields(body, fields) : body;
+          const context = request.query.context === 'embed' ? 'embed' : 'view';
+          sendFields(reply, context === 'embed' ? ['embed'] : fields);
+          const body = renderTerm(term, siteOf(request), context);
+          return pickItemFields(request, body, fields);
         },
       );
     }

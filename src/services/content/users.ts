@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, roleCapabilities } from './capabilities.js';
+import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
-import { type Context, pickFields, renderUser, withoutLinks } from './render.js';
+import { type Context, renderUser, withoutLinks } from './render.js';
 import {
   IdParams,
   ItemQuery,
@@ -72,9 +73,15 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    const respond = (request: FastifyRequest, user: UserRow, context: Context, fields?: string[]) => {
+    const respond = (
+      request: FastifyRequest,
+      user: UserRow,
+      context: Context,
+      fields?: string[],
+      collection = false,
+    ) => {
       const body = renderUser(user, siteOf(request), context);
-      return fields?.length ? pickFields(body, fields) : body;
+      return pickItemFields(request, body, fields, collection);
     };
 
     app.get(
@@ -144,7 +151,7 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
         paginate(request, reply, total, page, totalPages);
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return rows.map((user) => respond(request, user, context, fields));
+        return rows.map((user) => respond(request, user, context, fields, true));
       },
     );
 
