@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { can, canOnPost, canRead } from './capabilities.js';
-import { commentPostReadable, type PostAccess } from './comment-access.js';
+import { can, canRead } from './capabilities.js';
+import { canEditComment, canReadComment, commentPostReadable } from './comment-access.js';
 import { renderComment } from './comment-render.js';
 import { CommentListQuery, CommentSchema, CommentWriteBody, statusNames, text } from './comment-schemas.js';
 import { refused, restError } from './errors.js';
@@ -12,7 +12,7 @@ import { splitListParams } from './post-list.js';
 import { coerceIntegers } from './post-write.js';
 import { type Context, pickFields, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
-import type { ContentStore, PostRow, UserRow } from './store.js';
+import type { ContentStore, PostRow } from './store.js';
 import { type CommentRow, type CommentStatus, CommentStore } from './store-comments.js';
 
 const base = '/wp-json/wp/v2/comments';
@@ -35,20 +35,6 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
       return comment;
     };
     const postOf = (comment: CommentRow) => store.findPost(comment.post);
-    /** check_edit_permission: moderators, and whoever may edit the comment's post. */
-    const canEdit = (user: UserRow | undefined, post: PostRow | undefined) =>
-      !!user && (can(user, 'moderate_comments') || (post !== undefined && canOnPost(user, 'edit', post)));
-    const canReadComment = (
-      user: UserRow | undefined,
-      comment: CommentRow,
-      post: PostRow | undefined,
-      access: PostAccess,
-    ) => {
-      if (post && commentPostReadable(user, post, access) && comment.status === 'approved') return true;
-      if (!user) return false;
-      if (comment.author === user.id) return true;
-      return canEdit(user, post);
-    };
     const respond = (request: FastifyRequest, comment: CommentRow, context: Context, fields?: string[]) => {
       const body = renderComment(comment, siteOf(request), context) as Record<string, unknown>;
       return fields?.length ? pickFields(body, fields) : body;
@@ -122,7 +108,6 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           search: q.search,
           before: dateParam('before', q.before),
           after: dateParam('after', q.after),
-          visibleTo: moderator ? undefined : (user?.id ?? 'anonymous'),
           orderby: q.orderby === 'id' || q.orderby === 'post' || q.orderby === 'parent' ? q.orderby : 'date',
           order: q.order ?? 'desc',
           includeOrder: q.orderby === 'include' ? q.include : undefined,
@@ -131,14 +116,12 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           offset: q.offset ?? (page - 1) * perPage,
         });
         paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
-        // As core, comments of password-protected posts the caller has not opened are left out of the page (the
-        // totals still count them).
+        // As core's get_items: the query and its totals count every comment that matches; comments the caller may
+        // not read (held ones of others, those of private posts or of password-protected posts not opened) are then
+        // left out of the page.
         const posts = new Map<number, PostRow | undefined>();
         for (const id of new Set(rows.map((c) => c.post))) posts.set(id, await store.findPost(id));
-        const visible = rows.filter((c) => {
-          const post = posts.get(c.post);
-          return !post?.password || canReadComment(user, c, post, access);
-        });
+        const visible = rows.filter((c) => canReadComment(user, c, posts.get(c.post), access));
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         return visible.map((c) => respond(request, c, context, fields));
@@ -165,7 +148,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         const comment = await findComment(request.params.id);
         const post = await postOf(comment);
         const context = request.query.context ?? 'view';
-        if (context === 'edit' && !canEdit(user, post))
+        if (context === 'edit' && !canEditComment(user, post))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
         const access = { context, password: request.query.password, single: true };
         if (!canReadComment(user, comment, post, access))
@@ -290,7 +273,8 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           date: dateParam('date', body.date),
         });
         reply.status(201).header('location', `${siteOf(request).api}/wp/v2/comments/${comment.id}`);
-        return respond(request, comment, 'edit');
+        // As core's create_item: only moderators get the new comment in edit context (e-mail, IP, raw content).
+        return respond(request, comment, moderator ? 'edit' : 'view');
       },
     );
 
@@ -308,7 +292,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         handler: async (request) => {
           const user = caller(request);
           const comment = await findComment((request.params as { id: number }).id);
-          if (!canEdit(user, await postOf(comment)))
+          if (!canEditComment(user, await postOf(comment)))
             throw refused(!!user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
           const body = (request.body ?? {}) as typeof CommentWriteBody.static;
           if (body.type !== undefined && body.type !== comment.type)
@@ -368,7 +352,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
       async (request) => {
         const user = caller(request);
         const comment = await findComment(request.params.id);
-        if (!canEdit(user, await postOf(comment)))
+        if (!canEditComment(user, await postOf(comment)))
           throw refused(!!user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.');
         if (isTrue(request.body?.force ?? request.query.force)) {
           const previous = withoutLinks(respond(request, comment, 'edit'));

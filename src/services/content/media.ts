@@ -18,7 +18,7 @@ import {
   UploadBody,
 } from './media-upload.js';
 import { dateParam } from './post-dates.js';
-import { withAttachmentLinks } from './post-fields.js';
+import { attachmentLink, withAttachmentLinks } from './post-fields.js';
 import { splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
 import { type Context, pickFields, type Site, withoutLinks } from './render.js';
@@ -90,16 +90,18 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       const site = siteOf(request);
       const count = players.get(request) ?? newPlayerCount();
       players.set(request, count);
+      const parent = post.parent ? await store.findPost(post.parent) : undefined;
       const edit =
         context === 'edit'
           ? {
               viewer: caller(request),
-              parent: post.parent ? await store.findPost(post.parent) : undefined,
+              parent,
               sample: await store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id),
             }
           : undefined;
+      const rendered = renderMedia(post, site, context, count) as Record<string, unknown>;
       const body = withAttachmentLinks(
-        renderMedia(post, site, context, count) as Record<string, unknown>,
+        { ...rendered, link: attachmentLink(post, parent, site) },
         post,
         site,
         edit,
@@ -174,7 +176,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         // Core's get_item links the attachment's page for browsers.
-        reply.header('link', `<${siteOf(request).url}/${post.slug}/>; rel="alternate"; type=text/html`);
+        const parent = post.parent ? await store.findPost(post.parent) : undefined;
+        reply.header(
+          'link',
+          `<${attachmentLink(post, parent, siteOf(request))}>; rel="alternate"; type=text/html`,
+        );
         return respond(request, post, context, fields);
       },
     );
