@@ -112,16 +112,20 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           order: q.order ?? 'desc',
           includeOrder: q.orderby === 'include' ? q.include : undefined,
           type: q.type,
+          // Decided in SQL, so X-WP-Total counts only what the caller may read (see docs/content.md).
+          visibleTo: moderator ? undefined : (user?.id ?? 'anonymous'),
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
         paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
-        // As core's get_items: the query and its totals count every comment that matches; comments the caller may
-        // not read (held ones of others, those of private posts or of password-protected posts not opened) are then
-        // left out of the page.
+        // As core, comments of password-protected posts the caller has not opened are left out of the page (the
+        // totals still count them).
         const posts = new Map<number, PostRow | undefined>();
         for (const id of new Set(rows.map((c) => c.post))) posts.set(id, await store.findPost(id));
-        const visible = rows.filter((c) => canReadComment(user, c, posts.get(c.post), access));
+        const visible = rows.filter((c) => {
+          const post = posts.get(c.post);
+          return !post?.password || canReadComment(user, c, post, access);
+        });
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         return visible.map((c) => respond(request, c, context, fields));

@@ -147,7 +147,10 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields)));
+        // One after another: players are numbered in the order the list shows them.
+        const items: Record<string, unknown>[] = [];
+        for (const row of rows) items.push(await respond(request, row, q.context ?? 'view', fields));
+        return items;
       },
     );
 
@@ -329,6 +332,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             { ...fields, media: alt_text !== undefined && info ? { ...info, alt_text } : undefined },
             post.id,
           );
+          // Core's attachment update builds its answer twice (the posts controller's, then its own), so the
+          // players of the first count too: the answer's are numbered after them.
+          const count = newPlayerCount();
+          players.set(request, count);
+          renderMedia(updated, siteOf(request), 'edit', count);
           return respond(request, updated, 'edit');
         },
       });
