@@ -26,7 +26,10 @@ const SearchResult = Type.Object({
   url: Type.String(),
   type: Type.String(),
   subtype: Type.Optional(Type.String()),
-  _links: Type.Record(Type.String(), Type.Array(Type.Object({}, { additionalProperties: true }))),
+  // Optional as subtype is, so the serializer keeps core's key order (it writes required keys first).
+  _links: Type.Optional(
+    Type.Record(Type.String(), Type.Array(Type.Object({}, { additionalProperties: true }))),
+  ),
 });
 
 interface Hit {
