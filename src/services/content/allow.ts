@@ -1,8 +1,8 @@
 import { can, canOnPost, canRead } from './capabilities.js';
+import { commentAllowed, commentsAllowed } from './comment-allow.js';
 import type { RouteSpec } from './discovery.js';
 import { validId } from './http.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
-import { CommentStore } from './store-comments.js';
 
 export interface Matched {
   spec: RouteSpec;
@@ -78,16 +78,11 @@ export async function allowedMethods(
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'upload_files'));
       break;
     case '/wp/v2/comments':
-      // Anonymous comments are off, as core's default (rest_allow_anonymous_comments).
-      allowed = (m) => (m === 'GET' ? listable('moderate_comments') : !!me);
-      break;
+      return commentsAllowed(store, me, context, query);
     case '/wp/v2/comments/(?P<id>[\\d]+)': {
-      const comment = validId(id) ? await new CommentStore(store.db).find(id) : undefined;
-      if (!comment) return [];
-      const post = await store.findPost(comment.post);
-      // check_edit_permission: moderators, and whoever may edit the comment's post.
-      const editor = can(me, 'moderate_comments') || (post !== undefined && canOnPost(me, 'edit', post));
-      allowed = (m) => m === 'GET' || editor;
+      const check = await commentAllowed(store, me, id, context, query);
+      if (!check) return [];
+      allowed = check;
       break;
     }
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions':
@@ -105,6 +100,7 @@ export async function allowedMethods(
       const listable =
         (!edit || listUsers) &&
         (query.roles === undefined || listUsers) &&
+        (query.capabilities === undefined || listUsers) &&
         (!['email', 'registered_date'].includes(String(query.orderby)) || listUsers) &&
         (query.who === undefined || can(me, 'edit_posts') || can(me, 'edit_pages'));
       allowed = (m) => (m === 'GET' ? listable : can(me, 'create_users'));

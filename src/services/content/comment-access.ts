@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { canOnPost, canRead } from './capabilities.js';
+import { can, canOnPost, canRead } from './capabilities.js';
 import type { PostRow, UserRow } from './store.js';
+import type { CommentRow } from './store-comments.js';
 
 /** What a comment request carries that opens a password-protected post (core's can_access_password_content). */
 export interface PostAccess {
@@ -28,4 +29,21 @@ export function commentPostReadable(user: UserRow | undefined, post: PostRow, ac
     ((access.context === 'edit' && canOnPost(user, 'edit', post)) ||
       (!!access.password && samePassword(post.password, access.password)));
   return opened ? canRead(user, post) : canOnPost(user, 'edit', post);
+}
+
+/** check_edit_permission: moderators, and whoever may edit the comment's post. */
+export const canEditComment = (user: UserRow | undefined, post: PostRow | undefined) =>
+  !!user && (can(user, 'moderate_comments') || (post !== undefined && canOnPost(user, 'edit', post)));
+
+/** check_read_permission: approved comments of a readable post; otherwise one's own, or those one may edit. */
+export function canReadComment(
+  user: UserRow | undefined,
+  comment: CommentRow,
+  post: PostRow | undefined,
+  access: PostAccess,
+): boolean {
+  if (post && commentPostReadable(user, post, access) && comment.status === 'approved') return true;
+  if (!user) return false;
+  if (comment.author === user.id) return true;
+  return canEditComment(user, post);
 }

@@ -4,8 +4,9 @@ import type { CommentRow } from './store-comments.js';
 
 const restStatus = (status: string) => (status === 'approved' ? 'approved' : status);
 
+/** get_avatar_url of a comment: a registered author's own e-mail, else the one given; none hashes to nothing. */
 const avatars = (email: string) => {
-  const url = avatarUrl(email);
+  const url = email.trim() ? avatarUrl(email) : 'https://secure.gravatar.com/avatar/?s=96&d=mm&r=g';
   return { '24': url.replace('s=96', 's=24'), '48': url.replace('s=96', 's=48'), '96': url };
 };
 
@@ -42,7 +43,7 @@ export function renderComment(c: CommentRow, site: Site, context: Context) {
     link: `${postLink}#comment-${c.id}`,
     status: restStatus(c.status),
     type: c.type,
-    author_avatar_urls: avatars(c.author_email),
+    author_avatar_urls: avatars(c.avatar_email),
     meta: [],
     _links: links,
   };

@@ -54,6 +54,19 @@ describe('media players and captions', () => {
     assert.equal(list[1].caption.rendered, '<p>Set</p>\n');
   });
 
+  test('an update answers with the players numbered after those core’s first, discarded answer made', async () => {
+    const song = await upload('update.mp3', 'audio/mpeg');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/media/${song.id}`,
+      payload: { meta: { color: 'blue' } },
+      headers: { authorization: t.auth.author },
+    });
+    assert.equal(res.statusCode, 200);
+    // The posts controller's answer used players 1 and 2 (description, caption): no shim, number 3.
+    assert.equal(json(res).description.rendered, `${audio(song.id, song.source_url, 3)}\n`);
+  });
+
   test('an MP4 gets a 640×360 video player; a QuickTime file (not playable by core) a plain link', async () => {
     const clip = await upload('clip.mp4', 'video/mp4');
     const url = clip.source_url;

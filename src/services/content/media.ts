@@ -19,7 +19,7 @@ import {
   UploadBody,
 } from './media-upload.js';
 import { dateParam } from './post-dates.js';
-import { withAttachmentLinks } from './post-fields.js';
+import { attachmentLink, withAttachmentLinks } from './post-fields.js';
 import { splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
 import { type Context, type Site, withoutLinks } from './render.js';
@@ -97,16 +97,18 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       const site = siteOf(request);
       const count = players.get(request) ?? newPlayerCount();
       players.set(request, count);
+      const parent = post.parent ? await store.findPost(post.parent) : undefined;
       const edit =
         context === 'edit'
           ? {
               viewer: caller(request),
-              parent: post.parent ? await store.findPost(post.parent) : undefined,
+              parent,
               sample: await store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id),
             }
           : undefined;
+      const rendered = renderMedia(post, site, context, count) as Record<string, unknown>;
       const body = withAttachmentLinks(
-        renderMedia(post, site, context, count) as Record<string, unknown>,
+        { ...rendered, link: attachmentLink(post, parent, site) },
         post,
         site,
         edit,
@@ -152,7 +154,10 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
-        return Promise.all(rows.map((row) => respond(request, row, q.context ?? 'view', fields, true)));
+        // One after another: players are numbered in the order the list shows them.
+        const items: Record<string, unknown>[] = [];
+        for (const row of rows) items.push(await respond(request, row, q.context ?? 'view', fields, true));
+        return items;
       },
     );
 
@@ -181,7 +186,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         // Core's get_item links the attachment's page for browsers.
-        reply.header('link', `<${siteOf(request).url}/${post.slug}/>; rel="alternate"; type=text/html`);
+        const parent = post.parent ? await store.findPost(post.parent) : undefined;
+        reply.header(
+          'link',
+          `<${attachmentLink(post, parent, siteOf(request))}>; rel="alternate"; type=text/html`,
+        );
         return respond(request, post, context, fields);
       },
     );
@@ -330,6 +339,11 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             { ...fields, media: alt_text !== undefined && info ? { ...info, alt_text } : undefined },
             post.id,
           );
+          // Core's attachment update builds its answer twice (the posts controller's, then its own), so the
+          // players of the first count too: the answer's are numbered after them.
+          const count = newPlayerCount();
+          players.set(request, count);
+          renderMedia(updated, siteOf(request), 'edit', count);
           return respond(request, updated, 'edit');
         },
       });

@@ -26,6 +26,30 @@ export function permalink(post: PostRow, site: Site): string {
 }
 
 /**
+ * get_attachment_link: an attachment is shown under its parent's permalink (`/parent/attachment/`; a numeric slug
+ * gets an `attachment/` marker), at `/slug/` when unattached, and at `?attachment_id=` when its status (the
+ * parent's, for an attached one) is not public or the parent's own link is a plain one.
+ */
+export function attachmentLink(post: PostRow, parent: PostRow | undefined, site: Site): string {
+  const plain = `${site.url}/?attachment_id=${post.id}`;
+  if (post.parent && (!parent || parent.id === post.id)) return plain;
+  const status =
+    post.status !== 'inherit' || !parent
+      ? post.status === 'inherit'
+        ? 'publish'
+        : post.status
+      : parent.status === 'trash'
+        ? (parent.trashed_from ?? 'draft')
+        : parent.status;
+  if (status !== 'publish' && status !== 'private') return plain;
+  if (!parent) return post.slug ? `${site.url}/${post.slug}/` : plain;
+  const parentLink = permalink(parent, site);
+  if (parentLink.includes('?')) return plain;
+  const name = /^\d+$/.test(post.slug) ? `attachment/${post.slug}` : post.slug;
+  return `${parentLink}${name}/`;
+}
+
+/**
  * get_the_title as the REST API calls it: a private post's title starts with `Private: `; a password-protected
  * one keeps its title (the API's `protected_title_format` is `%s`), and then no `Private: ` either, as core's
  * elseif does.

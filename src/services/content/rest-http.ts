@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
+import { commentParams } from './comment-allow.js';
 import { allRouteSpecs, indexSpec, type RouteSpec } from './discovery.js';
 import { noRoute, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
@@ -103,11 +104,11 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer, so server
     // errors other than 501 (core's "not supported" answers) get none.
     const serverError = reply.statusCode >= 500 && reply.statusCode !== 501;
-    // Comments' checks read many parameters (post, status, author…) not modelled here: their refusals get none.
-    const comments = /^\/wp\/v2\/comments/.test(matched?.spec.path ?? '');
-    const refused = comments && [401, 403, 404].includes(reply.statusCode);
-    if (matched && reply.getHeader('allow') === undefined && !serverError && !refused) {
-      const query = (request.query ?? {}) as Record<string, unknown>;
+    if (matched && reply.getHeader('allow') === undefined && !serverError) {
+      let query = (request.query ?? {}) as Record<string, unknown>;
+      // Comments' checks read the body and the collection's defaults too (post, status, author…).
+      if (matched.spec.path.startsWith('/wp/v2/comments'))
+        query = commentParams(request.method, query, request.body);
       const context = contextOf(request, reply);
       const methods = await allowedMethods(store, matched, caller(request), context, query).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));

@@ -25,8 +25,11 @@ const SearchResult = Type.Object({
   title: Type.String(),
   url: Type.String(),
   type: Type.String(),
-  subtype: Type.String(),
-  _links: Type.Record(Type.String(), Type.Array(Type.Object({}, { additionalProperties: true }))),
+  subtype: Type.Optional(Type.String()),
+  // Optional as subtype is, so the serializer keeps core's key order (it writes required keys first).
+  _links: Type.Optional(
+    Type.Record(Type.String(), Type.Array(Type.Object({}, { additionalProperties: true }))),
+  ),
 });
 
 interface Hit {
@@ -163,17 +166,14 @@ export function searchRoutes(db: Database): FastifyPluginAsync {
           const url = term
             ? `${site.url}/${hit.subtype === 'category' ? 'category' : 'tag'}/${hit.slug}/`
             : `${site.url}/${hit.slug}/`;
-          return {
-            id: hit.id,
-            title: hit.title,
-            url,
-            type,
-            subtype: hit.subtype,
-            _links: {
-              self: [{ embeddable: true, href: `${site.api}/wp/v2/${route}/${hit.id}` }],
-              about: [{ href: `${site.api}/wp/v2/${term ? 'taxonomies' : 'types'}/${hit.subtype}` }],
-            },
+          const _links = {
+            self: [{ embeddable: true, href: `${site.api}/wp/v2/${route}/${hit.id}` }],
+            about: [{ href: `${site.api}/wp/v2/${term ? 'taxonomies' : 'types'}/${hit.subtype}` }],
+            collection: [{ href: `${site.api}/wp/v2/search` }],
           };
+          // As core's term handler: a term's type is its taxonomy, and it has no subtype.
+          if (term) return { id: hit.id, title: hit.title, url, type: hit.subtype, _links };
+          return { id: hit.id, title: hit.title, url, type, subtype: hit.subtype, _links };
         });
       },
     );

@@ -14,6 +14,7 @@ import {
   taxonomyObjects,
 } from './site-types.js';
 import type { UserRow } from './store.js';
+import { postTypeLabels, postTypeVisibility } from './site-type-labels.js';
 
 const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 const Query = Type.Object({ context: Type.Optional(ContextEnum) });
@@ -53,26 +54,36 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
   const type = postTypes[slug];
   const api = siteOf(request).api;
   const cap = type.capability;
+  const one = cap === 'pages' ? 'page' : 'post';
   return inContext(
     context,
     ['name', 'slug', 'rest_base', 'rest_namespace'],
-    ['capabilities', 'labels', 'supports', 'viewable'],
+    ['capabilities', 'labels', 'supports', 'viewable', 'visibility'],
     {
+      // get_post_type_capabilities: the meta capabilities, then the primitives map_meta_cap uses.
       capabilities: {
-        edit_post: `edit_${cap === 'pages' ? 'page' : 'post'}`,
-        read_post: `read_${cap === 'pages' ? 'page' : 'post'}`,
-        delete_post: `delete_${cap === 'pages' ? 'page' : 'post'}`,
+        edit_post: `edit_${one}`,
+        read_post: `read_${one}`,
+        delete_post: `delete_${one}`,
         edit_posts: `edit_${cap}`,
         edit_others_posts: `edit_others_${cap}`,
         delete_posts: `delete_${cap}`,
         publish_posts: `publish_${cap}`,
         read_private_posts: `read_private_${cap}`,
+        read: 'read',
+        delete_private_posts: `delete_private_${cap}`,
+        delete_published_posts: `delete_published_${cap}`,
+        delete_others_posts: `delete_others_${cap}`,
+        edit_private_posts: `edit_private_${cap}`,
+        edit_published_posts: `edit_published_${cap}`,
         create_posts: slug === 'attachment' ? 'upload_files' : `edit_${cap}`,
       },
       description: '',
       hierarchical: type.hierarchical,
       has_archive: false,
-      labels: { name: type.name, singular_name: type.singular },
+      visibility: postTypeVisibility[slug],
+      viewable: true,
+      labels: postTypeLabels[slug],
       name: type.name,
       slug,
       icon: type.icon,
@@ -80,7 +91,6 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
       taxonomies: [...type.taxonomies],
       rest_base: type.rest_base,
       rest_namespace: 'wp/v2',
-      viewable: true,
       _links: {
         collection: [{ href: `${api}/wp/v2/types` }],
         'wp:items': [{ href: `${api}/wp/v2/${type.rest_base}` }],
@@ -245,7 +255,7 @@ export function siteRoutes(): FastifyPluginAsync {
           tags,
           summary: 'Taxonomies',
           querystring: TaxonomyQuery,
-          response: responses(Type.Union([AnyObject, Type.Array(AnyObject)])),
+          response: responses(AnyObject),
         },
       },
       async (request) => {
@@ -260,8 +270,8 @@ export function siteRoutes(): FastifyPluginAsync {
         const type = request.query.type;
         // Both taxonomies belong to posts only.
         const names = type && type !== 'post' ? [] : (Object.keys(taxonomyObjects) as TaxonomyName[]);
-        // PHP encodes an empty array as `[]`, which is what core answers for a type without taxonomies.
-        if (names.length === 0) return [];
+        // Core casts an empty list to an object, so a type without taxonomies answers `{}`.
+        if (names.length === 0) return {};
         return Object.fromEntries(names.map((n) => [n, renderTaxonomy(request, n, context)]));
       },
     );

@@ -17,6 +17,8 @@ export interface CommentRow {
   trashed_from: CommentStatus | null;
   type: string;
   date: Date;
+  /** The registered author's e-mail when there is one, else the comment's: what core's avatar is made from. */
+  avatar_email: string;
   /** Joined: the post's slug and status, for the comment's link. */
   post_slug: string;
   post_status: string;
@@ -51,6 +53,7 @@ export interface CommentFilter {
 }
 
 const columns = `c.*, p.slug AS post_slug, p.status AS post_status, p.type AS post_type,
+  COALESCE((SELECT u.email FROM content.users u WHERE u.id = c.author AND c.author <> 0), c.author_email) AS avatar_email,
   EXISTS (SELECT 1 FROM content.comments k WHERE k.parent = c.id) AS has_children`;
 
 export class CommentStore {
