@@ -95,13 +95,19 @@ export const ancestorsPath = (parent: string) =>
        WHERE up.depth < 50)
    SELECT string_agg(slug, '/' ORDER BY depth DESC) FROM up`;
 
-const postColumns = `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status, p.trashed_from, p.comment_status,
-  p.ping_status, p.sticky, p.format, p.date, p.modified, p.type, p.parent, p.menu_order, p.template, p.password,
-  p.featured_media, p.mime_type, p.media,
+/**
+ * A post row's columns; `path` (a page's ancestors) only where pages can be among the rows: PGlite plans every
+ * query anew, and planning the recursive subquery cost a list of posts a fifth of its time.
+ */
+const columnsOf = (pages: boolean) => `p.id, p.author, p.title, p.content, p.excerpt, p.slug, p.status,
+  p.trashed_from, p.comment_status, p.ping_status, p.sticky, p.format, p.date, p.modified, p.type, p.parent,
+  p.menu_order, p.template, p.password, p.featured_media, p.mime_type, p.media,
   p.revision_count, p.last_revision, p.guid,
-  CASE WHEN p.type = 'page' AND p.parent <> 0 THEN (${ancestorsPath('p.parent')}) END AS path,
+  ${pages ? `CASE WHEN p.type = 'page' AND p.parent <> 0 THEN (${ancestorsPath('p.parent')}) END` : 'NULL::text'} AS path,
   ${termIds('category')} AS categories,
   ${termIds('post_tag')} AS tags`;
+const postColumns = columnsOf(true);
+const nonPageColumns = columnsOf(false);
 
 /** LIKE pattern for a user's search words, with the wildcards they typed taken literally. */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -364,7 +370,8 @@ export class ContentStore {
       order = `(p.title ILIKE ${add(likePattern(filter.search))}) DESC, ${order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
     const { rows } = await this.db.query<PostRow>(
-      `SELECT ${postColumns} FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
+      `SELECT ${filter.type && filter.type !== 'page' ? nonPageColumns : postColumns} FROM content.posts p
+       WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
     return { rows, total: total.rows[0]?.n ?? 0 };
