@@ -36,6 +36,14 @@ describe('attachment links', () => {
     assert.equal(read.headers.link, `<${link}>; rel="alternate"; type=text/html`);
     const [listed] = json(await t.app.inject({ method: 'GET', url: `${api}/media?parent=1` }));
     assert.equal(listed.link, link);
+    await t.app.inject({
+      method: 'POST',
+      url: `${api}/posts/1`,
+      payload: { featured_media: file.id },
+      headers: { authorization: t.auth.admin },
+    });
+    const post = json(await t.app.inject({ method: 'GET', url: `${api}/posts/1?_embed=wp:featuredmedia` }));
+    assert.equal(post._embedded['wp:featuredmedia'][0].link, link);
   });
 
   test('unattached files are at the site root; those of a draft only by id', async () => {

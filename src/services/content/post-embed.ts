@@ -4,6 +4,7 @@ import { renderComment } from './comment-render.js';
 import { type EmbedRels, embeddableRels, wants } from './embed-param.js';
 import { caller, siteOf } from './http.js';
 import { renderMedia } from './media-render.js';
+import { attachmentLink } from './post-fields.js';
 import { renderPost, renderTerm, renderUser } from './render.js';
 import type { ContentStore, PostRow, TermRow, UserRow } from './store.js';
 import { type CommentRow, CommentStore } from './store-comments.js';
@@ -111,7 +112,8 @@ export async function embedFor(
         if (media?.type !== 'attachment') return [error('rest_post_invalid_id', 'Invalid post ID.', 404)];
         if (!mediaReadable(media))
           return [error('rest_forbidden', 'Sorry, you are not allowed to do that.', user ? 403 : 401)];
-        return [renderMedia(media, site, 'embed')];
+        const parent = media.parent ? related.get(media.parent) : undefined;
+        return [{ ...renderMedia(media, site, 'embed'), link: attachmentLink(media, parent, site) }];
       }
       case 'up': {
         const parent = related.get(post.parent);
