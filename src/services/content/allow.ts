@@ -1,7 +1,7 @@
 import { can, canOnPost, canRead } from './capabilities.js';
 import { commentAllowed, commentsAllowed } from './comment-allow.js';
-import type { RouteSpec } from './discovery.js';
 import { validId } from './http.js';
+import type { RouteSpec } from './route-spec.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 
 export interface Matched {

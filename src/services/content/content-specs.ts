@@ -1,6 +1,6 @@
 import { CommentListQuery, CommentWriteBody } from './comment-schemas.js';
-import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './discovery.js';
 import { MediaFields, MediaListQuery } from './media-schemas.js';
+import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import { ForceQuery, ItemQuery } from './schemas.js';
 import { PageSchema, PagesListQuery, PageWriteBody, PostItemQuery } from './schemas-posts.js';
 

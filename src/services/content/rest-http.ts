@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
 import { commentParams } from './comment-allow.js';
-import { allRouteSpecs, indexSpec, type RouteSpec } from './discovery.js';
+import { allRouteSpecs, indexSpec } from './discovery.js';
 import { noRoute, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
+import type { RouteSpec } from './route-spec.js';
 import type { ContentStore } from './store.js';
 import { schemaForSite } from './wordpress-form.js';
 

@@ -5,6 +5,7 @@ import { canOnPost } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { checkOrderby } from './post-list.js';
 import { type Context, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, isTrue, responses, StringEnum } from './schemas.js';
@@ -94,18 +95,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
       async (request, reply) => {
         const parent = await parentOf(request, request.params.parent);
         const q = request.query;
-        if (q.orderby === 'relevance' && !q.search)
-          throw restError(
-            400,
-            'rest_no_search_term_defined',
-            'You need to define a search term to order by relevance.',
-          );
-        if (q.orderby === 'include' && !q.include?.length)
-          throw restError(
-            400,
-            'rest_orderby_include_missing_include',
-            'You need to define an include parameter to order by include.',
-          );
+        checkOrderby(q);
         // As core's revisions controller: no per_page is every revision (and then offset and page move nothing).
         const perPage = q.per_page;
         const page = q.page ?? 1;

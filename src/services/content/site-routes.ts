@@ -6,6 +6,7 @@ import { refused, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
 import type { Context } from './render.js';
 import { ContextEnum, responses } from './schemas.js';
+import { postTypeLabels, postTypeVisibility } from './site-type-labels.js';
 import {
   type PostTypeName,
   postStatusObjects,
@@ -14,7 +15,6 @@ import {
   taxonomyObjects,
 } from './site-types.js';
 import type { UserRow } from './store.js';
-import { postTypeLabels, postTypeVisibility } from './site-type-labels.js';
 
 const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 const Query = Type.Object({ context: Type.Optional(ContextEnum) });

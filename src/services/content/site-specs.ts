@@ -1,6 +1,6 @@
 import { AppPasswordBody, AppPasswordCreateBody, AppPasswordSchema } from './app-passwords.js';
-import { argsOf, contextArg, itemSchema, type RouteSpec } from './discovery.js';
 import { settingSpecs } from './options.js';
+import { argsOf, contextArg, itemSchema, type RouteSpec } from './route-spec.js';
 import { SearchQuery } from './search.js';
 
 const param = (name: string, description: string) => ({

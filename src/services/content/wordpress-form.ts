@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { RouteSpec } from './discovery.js';
+import type { RouteSpec } from './route-spec.js';
 import { argWord, propertyWord } from './route-words.js';
 
 type Args = Record<string, Record<string, unknown>>;
