@@ -13,6 +13,8 @@ export interface Probe {
    * A media upload: the raw body with `Content-Disposition`, or a multipart form whose `file` part is the file;
    * its bytes are `data`, or a 1×1 PNG or a short text by `type`.
    */
+  /** Waited before sending, so that writes fall in different seconds on both sites (WordPress keeps whole seconds). */
+  waitMs?: number;
   file?: { name: string; type: string; multipart?: boolean; data?: Buffer };
 }
 
