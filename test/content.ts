@@ -39,3 +39,20 @@ export type Json = any;
 export const json = (response: LightMyRequestResponse): Json => response.json();
 
 export const api = '/wp-json/wp/v2';
+
+/**
+ * The bytes behind a media file's URL: the bucket's own answer when the tests run on S3
+ * (BACKLOT_TEST_S3_ENDPOINT), else backlot's route for the embedded store.
+ */
+export async function fetchStored(t: ContentTest, url: string) {
+  if (process.env.BACKLOT_TEST_S3_ENDPOINT) {
+    const res = await fetch(url);
+    return {
+      status: res.status,
+      body: Buffer.from(await res.arrayBuffer()),
+      type: res.headers.get('content-type'),
+    };
+  }
+  const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+  return { status: res.statusCode, body: res.rawPayload, type: res.headers['content-type'] };
+}

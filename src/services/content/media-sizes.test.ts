@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { api, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
+import { api, type ContentTest, fetchStored, type Json, json, startContent } from '../../../test/content.js';
 import { bmp, exifPhoto, gradient, withIptc } from '../../../test/images.js';
 import { multipart, png, storeEnv } from '../../../test/profiles.js';
 
@@ -9,7 +9,6 @@ import { multipart, png, storeEnv } from '../../../test/profiles.js';
 // test): the registered sizes smaller than the original, named name-WxH.ext, beside it in the same store.
 
 let t: ContentTest;
-const onS3 = Boolean(process.env.BACKLOT_TEST_S3_ENDPOINT);
 before(async () => {
   t = await startContent({ env: storeEnv() });
 });
@@ -27,24 +26,10 @@ const upload = (body: Buffer, type: string, name: string, query = '') =>
     },
   });
 
-/** The bytes behind a URL: the bucket's for S3, backlot's own route for the embedded store. */
-async function fetchFile(url: string) {
-  if (onS3) {
-    const res = await fetch(url);
-    return {
-      status: res.status,
-      body: Buffer.from(await res.arrayBuffer()),
-      type: res.headers.get('content-type'),
-    };
-  }
-  const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
-  return { status: res.statusCode, body: res.rawPayload, type: res.headers['content-type'] };
-}
-
 /** Each size's file is stored, served with its type, and really is that many pixels in that format. */
 async function assertStoredSizes(sizes: Record<string, Json>, format: string) {
   for (const [name, size] of Object.entries(sizes)) {
-    const served = await fetchFile(size.source_url);
+    const served = await fetchStored(t, size.source_url);
     assert.equal(served.status, 200, name);
     assert.equal(served.type, size.mime_type, name);
     const pixels = await sharp(served.body).metadata();
@@ -230,7 +215,7 @@ describe('media sizes', () => {
       ],
     );
     await assertStoredSizes(details.sizes, 'jpeg');
-    const original = await fetchFile(media.source_url.replace('huge-scaled.jpg', 'huge.jpg'));
+    const original = await fetchStored(t, media.source_url.replace('huge-scaled.jpg', 'huge.jpg'));
     assert.deepEqual(original.body, huge);
   });
 
@@ -252,7 +237,7 @@ describe('media sizes', () => {
       ],
     );
     await assertStoredSizes(details.sizes, 'jpeg');
-    const original = await fetchFile(media.source_url.replace('turned-rotated.jpg', 'turned.jpg'));
+    const original = await fetchStored(t, media.source_url.replace('turned-rotated.jpg', 'turned.jpg'));
     assert.deepEqual(original.body, sideways);
   });
 
@@ -291,14 +276,14 @@ describe('media sizes', () => {
     assert.equal(res.statusCode, 201);
     const details = json(res).media_details;
     assert.deepEqual([details.width, details.height, details.filesize, details.sizes], [400, 300, 2200, {}]);
-    assert.deepEqual((await fetchFile(json(res).source_url)).body, garbled);
+    assert.deepEqual((await fetchStored(t, json(res).source_url)).body, garbled);
   });
 
   test('deleting an attachment (force) deletes its file and every copy', async () => {
     const media = json(await upload(await gradient(800, 600).webp().toBuffer(), 'image/webp', 'gone.webp'));
     const urls = Object.values(media.media_details.sizes).map((s: Json) => s.source_url as string);
     assert.equal(urls.length, 4); // medium, thumbnail, medium_large, full
-    for (const url of urls) assert.equal((await fetchFile(url)).status, 200, url);
+    for (const url of urls) assert.equal((await fetchStored(t, url)).status, 200, url);
     const res = await t.app.inject({
       method: 'DELETE',
       url: `${api}/media/${media.id}?force=true`,
@@ -306,7 +291,7 @@ describe('media sizes', () => {
     });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(json(res).previous.media_details, media.media_details);
-    for (const url of urls) assert.equal((await fetchFile(url)).status, 404, url);
+    for (const url of urls) assert.equal((await fetchStored(t, url)).status, 404, url);
   });
 
   test('a file that is not an image: no sizes, and a paragraph linking to it by title', async () => {

@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+import {
+  api,
+  type ContentTest,
+  fetchStored,
+  ids,
+  type Json,
+  json,
+  startContent,
+} from '../../../test/content.js';
 import { multipart, png, storeEnv } from '../../../test/profiles.js';
 
 let t: ContentTest;
-const onS3 = Boolean(process.env.BACKLOT_TEST_S3_ENDPOINT);
 before(async () => {
   t = await startContent({ env: storeEnv() });
 });
@@ -15,20 +22,6 @@ const gif = Buffer.from('R0lGODlhAwACAIAAAP///wAAACwAAAAAAwACAAACAoRRADs=', 'bas
 
 const upload = (body: Buffer, headers: Record<string, string>, query = '') =>
   t.app.inject({ method: 'POST', url: `${api}/media${query}`, payload: body, headers });
-
-/** The bytes behind a source_url: served by backlot for the embedded store, by the bucket for S3. */
-async function fetchSource(url: string) {
-  if (onS3) {
-    const res = await fetch(url);
-    return {
-      status: res.status,
-      body: Buffer.from(await res.arrayBuffer()),
-      type: res.headers.get('content-type'),
-    };
-  }
-  const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
-  return { status: res.statusCode, body: res.rawPayload, type: res.headers['content-type'] };
-}
 
 describe('media', () => {
   test('a raw upload with Content-Disposition is stored, measured and served', async () => {
@@ -64,7 +57,7 @@ describe('media', () => {
     // Smaller than every registered size: no copies, so no `full` either (core's empty object).
     assert.deepEqual(media.media_details.sizes, {});
     assert.match(media.source_url, /\/(wp-content\/)?uploads\/\d{4}\/\d{2}\/My-Photo\.gif$/);
-    const served = await fetchSource(media.source_url);
+    const served = await fetchStored(t, media.source_url);
     assert.equal(served.status, 200);
     assert.deepEqual(served.body, gif);
     assert.equal(served.type, 'image/gif');
