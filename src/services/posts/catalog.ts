@@ -80,7 +80,7 @@ export class AnswerCache {
     this.entries.delete(key);
     this.entries.set(key, body);
     this.newest = key;
-    this.grew(key, body, body.identity.length + entryOverhead);
+    this.grew(key, body, sizeOf(body));
   }
 
   /** `body` (kept under `key`, unless evicted meanwhile) now holds `bytes` more. */
@@ -96,7 +96,11 @@ export class AnswerCache {
 }
 
 const sizeOf = (body: Body) =>
-  body.identity.length + (body.gzip?.length ?? 0) + (body.br?.length ?? 0) + entryOverhead;
+  body.identity.length +
+  (body.text?.length ?? 0) +
+  (body.gzip?.length ?? 0) +
+  (body.br?.length ?? 0) +
+  entryOverhead;
 
 let dataset: Dataset | undefined;
 /** The dataset, built once per process: it never changes. */

@@ -69,7 +69,7 @@ export function postsFastPath(catalog: Catalog): FastPath {
     const payload = catalog.encodedNow(url, body, encoding);
     if (!payload) return false;
     res.writeHead(200, head.list(req, id, varyOf(body), answerHead(body, encoding, payload)));
-    res.end(payload);
+    res.end(encoding === 'identity' ? (body.text ?? payload) : payload);
     return true;
   };
 }
