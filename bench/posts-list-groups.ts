@@ -2,6 +2,7 @@ import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
 import { compare } from './lib/compare.js';
 import { type BenchContext, launch } from './lib/context.js';
 import { load, percentile } from './lib/load.js';
+import type { ServerProcess } from './lib/server.js';
 import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './lib/targets.js';
 
 const transportHeaders = ['date', 'connection', 'keep-alive', 'content-length'];
@@ -16,28 +17,43 @@ async function answerOf(url: string) {
   return { text, headers };
 }
 
+/** `start` run `count` times at once, as a contender: the first process and the others as its replicas. */
+async function contender(name: string, count: number, start: () => Promise<ServerProcess>) {
+  const [first, ...rest] = await Promise.all(Array.from({ length: count }, start));
+  return {
+    name,
+    server: first,
+    url: first.url,
+    replicas: rest.map((server) => ({ server, url: server.url })),
+    all: [first, ...rest],
+  };
+}
+
 /**
- * posts against json-server and a bare node:http server. Answers are made on first request and cached (bounded),
- * so every scenario warms up first; posts' resident memory is read before the scenarios and after them.
+ * posts against json-server and a bare node:http server, each contender in `repeats` processes (see Contender's
+ * replicas). Answers are made on first request and cached (bounded), so every scenario warms up first; posts'
+ * resident memory is read before the scenarios and after them.
  */
 async function posts(ctx: BenchContext) {
-  const backlot = await startBacklot(launch(ctx), ['posts'], {});
+  const count = ctx.repeats;
+  const b = await contender('backlot', count, () => startBacklot(launch(ctx), ['posts'], {}));
   await new Promise((r) => setTimeout(r, 2000));
-  const idleRss = backlot.rssMiB();
+  const idleRss = Math.max(...b.all.map((s) => s.rssMiB()));
   const dataset = buildDataset();
-  const peer = await startJsonServer({ ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') });
+  const db = { ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') };
+  const j = await contender('json-server', count, () => startJsonServer(db));
   // The ceiling sends backlot's own answer, headers included (request id, CORS, caching, ETag), as wrk gets it:
   // a server sending fewer headers writes less per request and is no ceiling for this answer.
-  const one = await answerOf(`${backlot.url}/posts/1`);
-  const ceiling = await startCeiling(one.text, one.headers);
-  const bareCeiling = await startCeiling(one.text);
-  const all = await answerOf(`${backlot.url}/posts`);
-  const listCeiling = await startCeiling(all.text, all.headers);
+  const one = await answerOf(`${b.url}/posts/1`);
+  const c = await contender('node:http ceiling (same headers)', count, () =>
+    startCeiling(one.text, one.headers),
+  );
+  const bare = await contender('node:http, content type only', count, () => startCeiling(one.text));
+  const all = await answerOf(`${b.url}/posts`);
+  const l = await contender('node:http ceiling (same headers)', count, () =>
+    startCeiling(all.text, all.headers),
+  );
   try {
-    const b = { name: 'backlot', server: backlot, url: backlot.url };
-    const j = { name: 'json-server', server: peer, url: peer.url };
-    const c = { name: 'node:http ceiling (same headers)', server: ceiling, url: ceiling.url };
-    const bare = { name: 'node:http, content type only', server: bareCeiling, url: bareCeiling.url };
     await compare(
       ctx,
       'posts',
@@ -46,7 +62,6 @@ async function posts(ctx: BenchContext) {
       [b, j, c, bare],
       'target ≥ 10× json-server, ≥ 0.9× ceiling',
     );
-    const l = { name: 'node:http ceiling (same headers)', server: listCeiling, url: listCeiling.url };
     await compare(
       ctx,
       'posts',
@@ -58,18 +73,19 @@ async function posts(ctx: BenchContext) {
     const gzip = { path: '/photos', headers: { 'accept-encoding': 'gzip' } };
     await compare(ctx, 'posts', 'GET /photos (gzip)', gzip, [b, j], 'reported');
     await new Promise((r) => setTimeout(r, 2000));
-    const afterRss = backlot.rssMiB();
+    // Every backlot process served its share of each scenario above; the largest is reported.
+    const afterRss = Math.max(...b.all.map((s) => s.rssMiB()));
     ctx.report.add({
       group: 'posts',
       scenario: 'resident memory, idle and after the scenarios above',
       server: 'backlot',
-      peakRssMiB: backlot.peakRssMiB(),
+      peakRssMiB: Math.max(...b.all.map((s) => s.peakRssMiB())),
       note:
         `idle ${idleRss.toFixed(0)} MiB (target < 120: ${idleRss < 120 ? 'met' : '**missed**'}); ` +
         `after ${afterRss.toFixed(0)} MiB (target < 160: ${afterRss < 160 ? 'met' : '**missed**'})`,
     });
   } finally {
-    await Promise.all([backlot.stop(), peer.stop(), ceiling.stop(), bareCeiling.stop(), listCeiling.stop()]);
+    await Promise.all([b, j, c, bare, l].flatMap((x) => x.all.map((s) => s.stop())));
   }
 }
 

@@ -3,12 +3,30 @@ import { type LoadRequest, type LoadResult, load, medianResult } from './load.js
 import { ratio } from './report.js';
 import type { ServerProcess } from './server.js';
 
-export interface Contender {
+type Process = { server: Pick<ServerProcess, 'peakRssMiB'>; url: string };
+
+export interface Contender extends Process {
   name: string;
-  server: Pick<ServerProcess, 'peakRssMiB'>;
-  url: string;
   request?: LoadRequest;
+  /**
+   * More processes of the same server, run i going to process i (this one first). On these shared machines one
+   * process can run 15-25% slower than the next for its whole life, its code unchanged; several processes per
+   * contender keep one unlucky start from deciding a ratio.
+   */
+  replicas?: Process[];
 }
+
+const processesOf = (c: Contender): Process[] => [c, ...(c.replicas ?? [])];
+const peakOf = (c: Contender) => Math.max(...processesOf(c).map((p) => p.server.peakRssMiB()));
+
+/** With several processes, the slowest and fastest of their runs (req/s), for the reader to see the spread. */
+function spreadOf(c: Contender, runs: LoadResult[]) {
+  if (processesOf(c).length < 2) return undefined;
+  const rates = runs.map((r) => Math.round(r.requestsPerSecond));
+  return `${processesOf(c).length} processes, ${Math.min(...rates)}–${Math.max(...rates)} req/s`;
+}
+
+const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('; ') || undefined;
 
 /** JIT, pools and caches warm before anything is recorded (results discarded). */
 async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
@@ -17,8 +35,8 @@ async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
 }
 
 /**
- * Runs `request` against backlot and each peer, alternating so drift hits all alike, `repeats` times; records the
- * medians and backlot's ratio to each peer.
+ * Runs `request` against backlot and each peer, alternating so drift hits all alike, `repeats` times (each time
+ * on the contender's next process when it has several); records the medians and backlot's ratio to each peer.
  */
 export async function compare(
   ctx: BenchContext,
@@ -29,9 +47,14 @@ export async function compare(
   target?: string,
 ) {
   const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
-  for (const c of contenders) await warmUp(ctx, c.url, c.request ?? request);
+  for (const c of contenders) {
+    for (const p of processesOf(c)) await warmUp(ctx, p.url, c.request ?? request);
+  }
   for (let i = 0; i < ctx.repeats; i++) {
-    for (const c of contenders) runs.get(c.name)!.push(await load(c.url, c.request ?? request, ctx.settings));
+    for (const c of contenders) {
+      const { url } = processesOf(c)[i % processesOf(c).length];
+      runs.get(c.name)!.push(await load(url, c.request ?? request, ctx.settings));
+    }
   }
   const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(runs.get(c.name)!) }));
   const ratios = peers.map((p) => `${ratio(mine.result, p.result)} ${p.c.name}`).join(', ');
@@ -40,9 +63,9 @@ export async function compare(
     scenario,
     server: mine.c.name,
     result: mine.result,
-    peakRssMiB: mine.c.server.peakRssMiB(),
+    peakRssMiB: peakOf(mine.c),
     ratio: ratios,
-    note: target,
+    note: joined(target, spreadOf(mine.c, runs.get(mine.c.name)!)),
   });
   for (const p of peers) {
     ctx.report.add({
@@ -50,7 +73,8 @@ export async function compare(
       scenario,
       server: p.c.name,
       result: p.result,
-      peakRssMiB: p.c.server.peakRssMiB(),
+      peakRssMiB: peakOf(p.c),
+      note: spreadOf(p.c, runs.get(p.c.name)!),
     });
   }
   return mine.result;
