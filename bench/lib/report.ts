@@ -34,7 +34,7 @@ export class Report {
       '',
       `Run on ${date}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
       `Load: ${loadClient === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${this.settings.connections} connections, ${this.settings.durationSeconds} s per run, pipelining ${this.settings.pipelining}, ` +
-        `median of ${this.settings.repeats} runs, backlot and its peer alternating. Database scenarios use PostgreSQL 15 over TLS on loopback.`,
+        `median of ${this.settings.repeats} runs, backlot and its peer alternating (in posts, each run in a process of its own). Database scenarios use PostgreSQL 15 over TLS on loopback.`,
       'Reproduce with `npm run bench` (all groups) or `npm run bench -- posts` (one).',
       '',
       '| group | scenario | server | req/s | p50 ms | p99 ms | errors | non-2xx | peak RSS MiB | backlot ÷ peer | note |',
