@@ -17,9 +17,21 @@ async function answerOf(url: string) {
   return { text, headers };
 }
 
-/** `start` run `count` times at once, as a contender: the first process and the others as its replicas. */
-async function contender(name: string, count: number, start: () => Promise<ServerProcess>) {
-  const [first, ...rest] = await Promise.all(Array.from({ length: count }, start));
+/**
+ * `start` run `count` times at once, as a contender: the first process and the others as its replicas. Each
+ * process is added to `started` as soon as it is up, so the caller can stop them all even when a start fails.
+ */
+async function contender(
+  name: string,
+  count: number,
+  start: () => Promise<ServerProcess>,
+  started: ServerProcess[],
+) {
+  const up = (server: ServerProcess) => {
+    started.push(server);
+    return server;
+  };
+  const [first, ...rest] = await Promise.all(Array.from({ length: count }, () => start().then(up)));
   return {
     name,
     server: first,
@@ -36,24 +48,36 @@ async function contender(name: string, count: number, start: () => Promise<Serve
  */
 async function posts(ctx: BenchContext) {
   const count = ctx.repeats;
-  const b = await contender('backlot', count, () => startBacklot(launch(ctx), ['posts'], {}));
-  await new Promise((r) => setTimeout(r, 2000));
-  const idleRss = Math.max(...b.all.map((s) => s.rssMiB()));
-  const dataset = buildDataset();
-  const db = { ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') };
-  const j = await contender('json-server', count, () => startJsonServer(db));
-  // The ceiling sends backlot's own answer, headers included (request id, CORS, caching, ETag), as wrk gets it:
-  // a server sending fewer headers writes less per request and is no ceiling for this answer.
-  const one = await answerOf(`${b.url}/posts/1`);
-  const c = await contender('node:http ceiling (same headers)', count, () =>
-    startCeiling(one.text, one.headers),
-  );
-  const bare = await contender('node:http, content type only', count, () => startCeiling(one.text));
-  const all = await answerOf(`${b.url}/posts`);
-  const l = await contender('node:http ceiling (same headers)', count, () =>
-    startCeiling(all.text, all.headers),
-  );
+  const started: ServerProcess[] = [];
   try {
+    const b = await contender('backlot', count, () => startBacklot(launch(ctx), ['posts'], {}), started);
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleRss = Math.max(...b.all.map((s) => s.rssMiB()));
+    const dataset = buildDataset();
+    const db = { ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') };
+    const j = await contender('json-server', count, () => startJsonServer(db), started);
+    // The ceiling sends backlot's own answer, headers included (request id, CORS, caching, ETag), as wrk gets it:
+    // a server sending fewer headers writes less per request and is no ceiling for this answer.
+    const one = await answerOf(`${b.url}/posts/1`);
+    const c = await contender(
+      'node:http ceiling (same headers)',
+      count,
+      () => startCeiling(one.text, one.headers),
+      started,
+    );
+    const bare = await contender(
+      'node:http, content type only',
+      count,
+      () => startCeiling(one.text),
+      started,
+    );
+    const all = await answerOf(`${b.url}/posts`);
+    const l = await contender(
+      'node:http ceiling (same headers)',
+      count,
+      () => startCeiling(all.text, all.headers),
+      started,
+    );
     await compare(
       ctx,
       'posts',
@@ -85,7 +109,7 @@ async function posts(ctx: BenchContext) {
         `after ${afterRss.toFixed(0)} MiB (target < 160: ${afterRss < 160 ? 'met' : '**missed**'})`,
     });
   } finally {
-    await Promise.all([b, j, c, bare, l].flatMap((x) => x.all.map((s) => s.stop())));
+    await Promise.all(started.map((s) => s.stop()));
   }
 }
 
