@@ -10,7 +10,7 @@ export interface Contender extends Process {
   request?: LoadRequest;
   /**
    * More processes of the same server, run i going to process i (this one first). On these shared machines one
-   * process can run 15-25% slower than the next for its whole life, its code unchanged; several processes per
+   * process can run 15-30% slower than the next for its whole life, its code unchanged; several processes per
    * contender keep one unlucky start from deciding a ratio.
    */
   replicas?: Process[];
