@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
-import { HarnessState } from './harness/state.js';
 import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults.js';
 import type { JournalEntry } from './harness/journal.js';
 import { newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
+import { HarnessState } from './harness/state.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, migrate, noDatabase, openDatabase } from './platform/database.js';
 import { GeneratedCredentials } from './platform/secrets.js';
 import type { RunningService, ServiceContext, ServiceDefinition, ServiceEntry } from './platform/service.js';
+import { keepTickObjectClasses } from './platform/tick-objects.js';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -184,6 +185,8 @@ const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.a
  * and the first failure (in banner order) is thrown.
  */
 export async function startBacklot(plans: ServicePlan[], global: GlobalSettings, logger: FastifyBaseLogger) {
+  // Before the services load: their start-up runs full GCs.
+  keepTickObjectClasses();
   const needsDatabase = plans.some((plan) => plan.entry.schema);
   const opening = needsDatabase ? openDatabase(global.database, global.dataDir) : Promise.resolve(noDatabase);
   // A failure to open is reported through the services that need the database (they may still be loading).

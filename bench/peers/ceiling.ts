@@ -1,10 +1,13 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { keepTickObjectClasses } from '../../src/platform/tick-objects.js';
 
 /**
  * The ceiling: a bare node:http server answering every request with one constant, pre-serialized body, with
  * only a content type, or with the fixed headers in CEILING_HEADERS (JSON) to price a response's headers; after
  * CEILING_DELAY_MS when set (the floor for a delayed API).
  */
+// As backlot does: without it, a full GC while idle between runs slows every later request (tick-objects.ts).
+keepTickObjectClasses();
 const text = process.env.CEILING_BODY ?? '{}';
 const length = Buffer.byteLength(text);
 // The cheaper of node:http's two ways to write a body (wrk, 50 connections, alternating 8 s runs): a small one as a
