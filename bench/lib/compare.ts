@@ -9,9 +9,9 @@ export interface Contender extends Process {
   name: string;
   request?: LoadRequest;
   /**
-   * More processes of the same server, run i going to process i (this one first). On these shared machines one
-   * process can run 15-30% slower than the next for its whole life, its code unchanged; several processes per
-   * contender keep one unlucky start from deciding a ratio.
+   * More processes of the same server, run i going to process i (this one first), so one unlucky start cannot
+   * decide a ratio. Most of the 15-30% spread once seen between processes of one build was Node 20 losing
+   * nextTick's caches after a full GC (src/platform/tick-objects.ts); what remains is a few percent.
    */
   replicas?: Process[];
 }
