@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// Imported: the global `performance` is a lazy getter that runs on every read.
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GlobalSettings } from '../config.js';
 import type { HttpError } from '../platform/errors.js';
@@ -143,7 +145,9 @@ function tryFastPath(
     method: req.method ?? 'GET',
     url: req.url ?? '/',
     status: res.statusCode,
-    durationMs: performance.now() - started,
+    // Without faults the answer took the few microseconds of `serve`, under the journal's 0.1 ms resolution:
+    // 0 is what it would show, without a second clock read per request.
+    durationMs: decided ? performance.now() - started : 0,
     requestId,
     headers: req.headers,
     fault: decided ? faultNotes.get(req) : undefined,
