@@ -1,5 +1,5 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
-import { compare } from './lib/compare.js';
+import { compare, preciseRuns } from './lib/compare.js';
 import { type BenchContext, launch } from './lib/context.js';
 import { load, percentile } from './lib/load.js';
 import type { ServerProcess } from './lib/server.js';
@@ -85,6 +85,7 @@ async function posts(ctx: BenchContext) {
       { path: '/posts/1' },
       [b, j, c, bare],
       'target ≥ 10× json-server, ≥ 0.9× ceiling',
+      preciseRuns(ctx),
     );
     await compare(
       ctx,
@@ -93,6 +94,7 @@ async function posts(ctx: BenchContext) {
       { path: '/posts' },
       [b, j, l],
       'target ≥ 10× json-server, ≥ 0.9× ceiling',
+      preciseRuns(ctx),
     );
     const gzip = { path: '/photos', headers: { 'accept-encoding': 'gzip' } };
     await compare(ctx, 'posts', 'GET /photos (gzip)', gzip, [b, j], 'reported');

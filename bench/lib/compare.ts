@@ -34,9 +34,28 @@ async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
   await load(url, request, { ...ctx.settings, durationSeconds: 3 });
 }
 
+/** How many runs of how long each contender gets in one scenario. */
+export interface Runs {
+  repeats: number;
+  durationSeconds: number;
+}
+
+const defaultRuns = (ctx: BenchContext): Runs => ({
+  repeats: ctx.repeats,
+  durationSeconds: ctx.settings.durationSeconds,
+});
+
 /**
- * Runs `request` against backlot and each peer, alternating so drift hits all alike, `repeats` times (each time
- * on the contender's next process when it has several); records the medians and backlot's ratio to each peer.
+ * For ratios that decide a target within a few percent (the node:http ceiling): the machine's own drift moves a
+ * run by 5-15 % between neighbouring runs of one server, so three runs cannot tell 0.88 from 0.93. Nine shorter
+ * runs, alternating, take a median that can, in 1.5 times the time. Smoke runs keep their one short run.
+ */
+export const preciseRuns = (ctx: BenchContext): Runs =>
+  ctx.smoke ? defaultRuns(ctx) : { repeats: 9, durationSeconds: 5 };
+
+/**
+ * Runs `request` against backlot and each peer, alternating so drift hits all alike, `runs.repeats` times (each
+ * time on the contender's next process when it has several); records the medians and backlot's ratio to each peer.
  */
 export async function compare(
   ctx: BenchContext,
@@ -45,18 +64,24 @@ export async function compare(
   request: LoadRequest,
   contenders: Contender[],
   target?: string,
+  runs: Runs = defaultRuns(ctx),
 ) {
-  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  const results = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
   for (const c of contenders) {
     for (const p of processesOf(c)) await warmUp(ctx, p.url, c.request ?? request);
   }
-  for (let i = 0; i < ctx.repeats; i++) {
+  const settings = { ...ctx.settings, durationSeconds: runs.durationSeconds };
+  for (let i = 0; i < runs.repeats; i++) {
     for (const c of contenders) {
       const { url } = processesOf(c)[i % processesOf(c).length];
-      runs.get(c.name)!.push(await load(url, c.request ?? request, ctx.settings));
+      results.get(c.name)!.push(await load(url, c.request ?? request, settings));
     }
   }
-  const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(runs.get(c.name)!) }));
+  const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(results.get(c.name)!) }));
+  const howMany =
+    runs.repeats === ctx.repeats && runs.durationSeconds === ctx.settings.durationSeconds
+      ? undefined
+      : `median of ${runs.repeats} runs of ${runs.durationSeconds} s`;
   const ratios = peers.map((p) => `${ratio(mine.result, p.result)} ${p.c.name}`).join(', ');
   ctx.report.add({
     group,
@@ -65,7 +90,7 @@ export async function compare(
     result: mine.result,
     peakRssMiB: peakOf(mine.c),
     ratio: ratios,
-    note: joined(target, spreadOf(mine.c, runs.get(mine.c.name)!)),
+    note: joined(target, howMany, spreadOf(mine.c, results.get(mine.c.name)!)),
   });
   for (const p of peers) {
     ctx.report.add({
@@ -74,7 +99,7 @@ export async function compare(
       server: p.c.name,
       result: p.result,
       peakRssMiB: peakOf(p.c),
-      note: spreadOf(p.c, runs.get(p.c.name)!),
+      note: joined(howMany, spreadOf(p.c, results.get(p.c.name)!)),
     });
   }
   return mine.result;
@@ -87,7 +112,7 @@ export async function measure(
   scenario: string,
   c: Contender,
   note?: string,
-  runs = { repeats: ctx.repeats, durationSeconds: ctx.settings.durationSeconds },
+  runs: Runs = defaultRuns(ctx),
 ) {
   const results: LoadResult[] = [];
   await warmUp(ctx, c.url, c.request!);
