@@ -46,9 +46,10 @@ const defaultRuns = (ctx: BenchContext): Runs => ({
 });
 
 /**
- * For ratios that decide a target within a few percent (the node:http ceiling): the machine's own drift moves a
- * run by 5-15 % between neighbouring runs of one server, so three runs cannot tell 0.88 from 0.93. Nine shorter
- * runs, alternating, take a median that can, in 1.5 times the time. Smoke runs keep their one short run.
+ * For ratios that decide a target within a few percent (the node:http ceiling): on a shared machine neighbouring
+ * runs of one server differ by 5-15 %, so a median of three moves by about as much as the margin. Nine shorter
+ * runs, alternating, give a steadier median in 1.5 times the time; they cannot remove drift that lasts minutes
+ * (docs/benchmarks.md, eighth round). Smoke runs keep their one short run.
  */
 export const preciseRuns = (ctx: BenchContext): Runs =>
   ctx.smoke ? defaultRuns(ctx) : { repeats: 9, durationSeconds: 5 };
