@@ -2,23 +2,27 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { compare } from './compare.js';
+import { compare, pairedRatio } from './compare.js';
 import type { BenchContext } from './context.js';
+import type { LoadResult } from './load.js';
 import { Report } from './report.js';
 
-/** A server that answers `{}` and counts the requests it got. */
+/** A server that answers `{}` and counts the requests it got, noting when the first and last came. */
 async function counting() {
   let hits = 0;
+  const seen = { first: Number.POSITIVE_INFINITY, last: 0 };
   const server = createServer((_req, res) => {
     hits++;
+    seen.first = Math.min(seen.first, performance.now());
+    seen.last = performance.now();
     res.end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, hits: () => hits, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}`, hits: () => hits, seen, close: () => server.close() };
 }
 
-test('compare runs each repeat on the contender’s next process and reports the spread and largest peak', async () => {
+test('compare runs each round on the contender’s next process, rotating the order, and reports the spread and largest peak', async () => {
   const [first, second, peer] = await Promise.all([counting(), counting(), counting()]);
   const settings = { connections: 2, durationSeconds: 1, pipelining: 1 };
   const ctx = {
@@ -47,6 +51,9 @@ test('compare runs each repeat on the contender’s next process and reports the
     assert.ok(first.hits() > 0, 'the first process ran the first repeat');
     assert.ok(second.hits() > 0, 'the replica ran the second repeat');
     assert.ok(peer.hits() > 0);
+    // Round 1: mine (first process), then the peer; round 2 starts with the peer, then mine (second process).
+    assert.ok(first.seen.last < peer.seen.first, 'round 1 ran mine before the peer');
+    assert.ok(peer.seen.last < second.seen.first, 'round 2 ran the peer before mine');
     const [mine, other] = ctx.report.rows;
     assert.equal(mine?.peakRssMiB, 30);
     assert.match(mine?.note ?? '', /^target; 2 processes, \d+–\d+ req\/s$/);
@@ -55,4 +62,18 @@ test('compare runs each repeat on the contender’s next process and reports the
   } finally {
     for (const s of [first, second, peer]) s.close();
   }
+});
+
+const rates = (...values: number[]) =>
+  values.map((requestsPerSecond) => ({ requestsPerSecond }) as LoadResult);
+
+test('pairedRatio is the median of the rounds’ own ratios, not the ratio of the medians', () => {
+  // Rounds' ratios 0.9, 0.9, 0.6; the medians' ratio would be 60/100.
+  assert.equal(pairedRatio(rates(90, 45, 60), rates(100, 50, 100)), '0.90×');
+  // From eight rounds on, the middle half of the rounds' ratios is shown too.
+  const mine = rates(80, 85, 90, 95, 100, 105, 110, 120);
+  assert.equal(
+    pairedRatio(mine, rates(100, 100, 100, 100, 100, 100, 100, 100)),
+    '1.00× (middle half of the rounds 0.90–1.10)',
+  );
 });

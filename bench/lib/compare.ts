@@ -1,6 +1,5 @@
 import type { BenchContext } from './context.js';
-import { type LoadRequest, type LoadResult, load, medianResult } from './load.js';
-import { ratio } from './report.js';
+import { type LoadRequest, type LoadResult, load, median, medianResult } from './load.js';
 import type { ServerProcess } from './server.js';
 
 type Process = { server: Pick<ServerProcess, 'peakRssMiB'>; url: string };
@@ -47,16 +46,37 @@ const defaultRuns = (ctx: BenchContext): Runs => ({
 
 /**
  * For ratios that decide a target within a few percent (the node:http ceiling): on a shared machine neighbouring
- * runs of one server differ by 5-15 %, so a median of three moves by about as much as the margin. Nine shorter
- * runs, alternating, give a steadier median in 1.5 times the time; they cannot remove drift that lasts minutes
- * (docs/benchmarks.md, eighth round). Smoke runs keep their one short run.
+ * runs of one server differ by 5-15 %, so a median of three moves by about as much as the margin. Fifteen rounds
+ * of 3 s runs take the time nine of 5 s took, and more rounds make a steadier median of the rounds' ratios
+ * (docs/benchmarks.md, ninth round). Smoke runs keep their one short run.
  */
 export const preciseRuns = (ctx: BenchContext): Runs =>
-  ctx.smoke ? defaultRuns(ctx) : { repeats: 9, durationSeconds: 5 };
+  ctx.smoke ? defaultRuns(ctx) : { repeats: 15, durationSeconds: 3 };
+
+/** The value `sorted` (ascending) holds at `fraction` of its length. */
+const quantile = (sorted: number[], fraction: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
 
 /**
- * Runs `request` against backlot and each peer, alternating so drift hits all alike, `runs.repeats` times (each
- * time on the contender's next process when it has several); records the medians and backlot's ratio to each peer.
+ * backlot's ratio to a peer: the median of the rounds' own ratios. The machine's speed drifts over seconds, and the
+ * runs of one round (seconds apart) share it: within a round backlot's and the ceiling's rates correlate at
+ * 0.45-0.65, so a round's ratio cancels part of the drift that a ratio of two medians keeps.
+ */
+export function pairedRatio(mine: LoadResult[], peer: LoadResult[]) {
+  const rounds = mine
+    .map((m, i) => m.requestsPerSecond / Math.max(peer[i]?.requestsPerSecond ?? 0, 1e-9))
+    .sort((a, b) => a - b);
+  const spread =
+    rounds.length >= 8
+      ? ` (middle half of the rounds ${quantile(rounds, 0.25).toFixed(2)}–${quantile(rounds, 0.75).toFixed(2)})`
+      : '';
+  return `${median(rounds).toFixed(2)}×${spread}`;
+}
+
+/**
+ * Runs `request` against backlot and each peer in `runs.repeats` rounds: in each round every contender runs once
+ * (on its next process when it has several), in an order rotated each round so no contender always follows the
+ * same one. Records each contender's median and backlot's paired ratio to each peer (see pairedRatio).
  */
 export async function compare(
   ctx: BenchContext,
@@ -73,7 +93,8 @@ export async function compare(
   }
   const settings = { ...ctx.settings, durationSeconds: runs.durationSeconds };
   for (let i = 0; i < runs.repeats; i++) {
-    for (const c of contenders) {
+    for (let k = 0; k < contenders.length; k++) {
+      const c = contenders[(i + k) % contenders.length]!;
       const { url } = processesOf(c)[i % processesOf(c).length];
       results.get(c.name)!.push(await load(url, c.request ?? request, settings));
     }
@@ -82,8 +103,10 @@ export async function compare(
   const howMany =
     runs.repeats === ctx.repeats && runs.durationSeconds === ctx.settings.durationSeconds
       ? undefined
-      : `median of ${runs.repeats} runs of ${runs.durationSeconds} s`;
-  const ratios = peers.map((p) => `${ratio(mine.result, p.result)} ${p.c.name}`).join(', ');
+      : `${runs.repeats} rounds of ${runs.durationSeconds} s`;
+  const ratios = peers
+    .map((p) => `${pairedRatio(results.get(mine.c.name)!, results.get(p.c.name)!)} ${p.c.name}`)
+    .join(', ');
   ctx.report.add({
     group,
     scenario,

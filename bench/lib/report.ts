@@ -50,8 +50,3 @@ export class Report {
     return [...head, ...body, '', ...this.notes, ''].join('\n');
   }
 }
-
-export function ratio(backlot: LoadResult, peer: LoadResult) {
-  if (peer.requestsPerSecond <= 0) return 'n/a';
-  return `${(backlot.requestsPerSecond / Math.max(peer.requestsPerSecond, 1e-9)).toFixed(2)}×`;
-}
