@@ -70,6 +70,9 @@ const rates = (...values: number[]) =>
 test('pairedRatio is the median of the rounds’ own ratios, not the ratio of the medians', () => {
   // Rounds' ratios 0.9, 0.9, 0.6; the medians' ratio would be 60/100.
   assert.equal(pairedRatio(rates(90, 45, 60), rates(100, 50, 100)), '0.90×');
+  // A round the peer answered nothing in is left out; with none left there is no ratio.
+  assert.equal(pairedRatio(rates(90, 45, 60, 80), rates(100, 0, 100, 100)), '0.80×');
+  assert.equal(pairedRatio(rates(90), rates(0)), 'n/a');
   // From eight rounds on, the middle half of the rounds' ratios is shown too.
   const mine = rates(80, 85, 90, 95, 100, 105, 110, 120);
   assert.equal(

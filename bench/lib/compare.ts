@@ -63,9 +63,14 @@ const quantile = (sorted: number[], fraction: number) =>
  * 0.45-0.65, so a round's ratio cancels part of the drift that a ratio of two medians keeps.
  */
 export function pairedRatio(mine: LoadResult[], peer: LoadResult[]) {
+  // A round where the peer answered nothing has no ratio; with no round left there is none to show.
   const rounds = mine
-    .map((m, i) => m.requestsPerSecond / Math.max(peer[i]?.requestsPerSecond ?? 0, 1e-9))
+    .flatMap((m, i) => {
+      const theirs = peer[i]?.requestsPerSecond ?? 0;
+      return theirs > 0 ? [m.requestsPerSecond / theirs] : [];
+    })
     .sort((a, b) => a - b);
+  if (rounds.length === 0) return 'n/a';
   const spread =
     rounds.length >= 8
       ? ` (middle half of the rounds ${quantile(rounds, 0.25).toFixed(2)}–${quantile(rounds, 0.75).toFixed(2)})`
