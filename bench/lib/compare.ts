@@ -1,5 +1,5 @@
 import type { BenchContext } from './context.js';
-import { type LoadRequest, type LoadResult, load, median, medianResult } from './load.js';
+import { type LoadRequest, type LoadResult, load, median, medianResult, percentile } from './load.js';
 import type { ServerProcess } from './server.js';
 
 type Process = { server: Pick<ServerProcess, 'peakRssMiB'>; url: string };
@@ -53,10 +53,6 @@ const defaultRuns = (ctx: BenchContext): Runs => ({
 export const preciseRuns = (ctx: BenchContext): Runs =>
   ctx.smoke ? defaultRuns(ctx) : { repeats: 15, durationSeconds: 3 };
 
-/** The value `sorted` (ascending) holds at `fraction` of its length. */
-const quantile = (sorted: number[], fraction: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
-
 /**
  * backlot's ratio to a peer: the median of the rounds' own ratios. The machine's speed drifts over seconds, and the
  * runs of one round (seconds apart) share it: within a round backlot's and the ceiling's rates correlate at
@@ -64,16 +60,14 @@ const quantile = (sorted: number[], fraction: number) =>
  */
 export function pairedRatio(mine: LoadResult[], peer: LoadResult[]) {
   // A round where the peer answered nothing has no ratio; with no round left there is none to show.
-  const rounds = mine
-    .flatMap((m, i) => {
-      const theirs = peer[i]?.requestsPerSecond ?? 0;
-      return theirs > 0 ? [m.requestsPerSecond / theirs] : [];
-    })
-    .sort((a, b) => a - b);
+  const rounds = mine.flatMap((m, i) => {
+    const theirs = peer[i]?.requestsPerSecond ?? 0;
+    return theirs > 0 ? [m.requestsPerSecond / theirs] : [];
+  });
   if (rounds.length === 0) return 'n/a';
   const spread =
     rounds.length >= 8
-      ? ` (middle half of the rounds ${quantile(rounds, 0.25).toFixed(2)}–${quantile(rounds, 0.75).toFixed(2)})`
+      ? ` (middle half of the rounds ${percentile(rounds, 0.25).toFixed(2)}–${percentile(rounds, 0.75).toFixed(2)})`
       : '';
   return `${median(rounds).toFixed(2)}×${spread}`;
 }
