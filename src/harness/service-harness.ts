@@ -141,6 +141,7 @@ function tryFastPath(
   const { journal } = harness;
   if (journal.settings.size === 0 || !journalled(req.url)) return;
   journal.add({
+    seq: 0,
     arrived: started,
     method: req.method ?? 'GET',
     url: req.url ?? '/',
