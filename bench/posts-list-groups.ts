@@ -1,6 +1,7 @@
 import { buildDataset, photosAt } from '../src/services/posts/dataset.js';
-import { compare, preciseRuns } from './lib/compare.js';
+import { compare, defaultRuns, preciseRuns } from './lib/compare.js';
 import { type BenchContext, launch } from './lib/context.js';
+import { coreSplit } from './lib/cores.js';
 import { load, percentile } from './lib/load.js';
 import type { ServerProcess } from './lib/server.js';
 import { startBacklot, startCeiling, startDelayedCeiling, startJsonServer } from './lib/targets.js';
@@ -44,38 +45,52 @@ async function contender(
 /**
  * posts against json-server and a bare node:http server, each contender in `repeats` processes (see Contender's
  * replicas). Answers are made on first request and cached (bounded), so every scenario warms up first; posts'
- * resident memory is read before the scenarios and after them.
+ * resident memory is read before the scenarios and after them. Servers and load client run on cores of their own
+ * (cores.ts), for the ceiling's ratio to measure the servers rather than how they share cores with the client.
  */
 async function posts(ctx: BenchContext) {
   const count = ctx.repeats;
+  const split = coreSplit();
+  const cores = split?.servers;
+  const pinned = { clientCores: split?.client };
+  ctx.report.note(
+    split
+      ? `posts: servers on cores ${split.servers}, the load client on core ${split.client} (taskset).`
+      : 'posts: servers and load client on any core (no taskset, one core, or BENCH_PIN=0).',
+  );
   const started: ServerProcess[] = [];
   try {
-    const b = await contender('backlot', count, () => startBacklot(launch(ctx), ['posts'], {}), started);
+    const b = await contender(
+      'backlot',
+      count,
+      () => startBacklot({ ...launch(ctx), cores }, ['posts'], {}),
+      started,
+    );
     await new Promise((r) => setTimeout(r, 2000));
     const idleRss = Math.max(...b.all.map((s) => s.rssMiB()));
     const dataset = buildDataset();
     const db = { ...dataset, photos: photosAt(dataset.photos, 'http://127.0.0.1') };
-    const j = await contender('json-server', count, () => startJsonServer(db), started);
+    const j = await contender('json-server', count, () => startJsonServer(db, cores), started);
     // The ceiling sends backlot's own answer, headers included (request id, CORS, caching, ETag), as wrk gets it:
     // a server sending fewer headers writes less per request and is no ceiling for this answer.
     const one = await answerOf(`${b.url}/posts/1`);
     const c = await contender(
       'node:http ceiling (same headers)',
       count,
-      () => startCeiling(one.text, one.headers),
+      () => startCeiling(one.text, one.headers, 0, cores),
       started,
     );
     const bare = await contender(
       'node:http, content type only',
       count,
-      () => startCeiling(one.text),
+      () => startCeiling(one.text, undefined, 0, cores),
       started,
     );
     const all = await answerOf(`${b.url}/posts`);
     const l = await contender(
       'node:http ceiling (same headers)',
       count,
-      () => startCeiling(all.text, all.headers),
+      () => startCeiling(all.text, all.headers, 0, cores),
       started,
     );
     await compare(
@@ -85,7 +100,7 @@ async function posts(ctx: BenchContext) {
       { path: '/posts/1' },
       [b, j, c, bare],
       'target ≥ 10× json-server, ≥ 0.9× ceiling',
-      preciseRuns(ctx),
+      { ...preciseRuns(ctx), ...pinned },
     );
     await compare(
       ctx,
@@ -94,10 +109,13 @@ async function posts(ctx: BenchContext) {
       { path: '/posts' },
       [b, j, l],
       'target ≥ 10× json-server, ≥ 0.9× ceiling',
-      preciseRuns(ctx),
+      { ...preciseRuns(ctx), ...pinned },
     );
     const gzip = { path: '/photos', headers: { 'accept-encoding': 'gzip' } };
-    await compare(ctx, 'posts', 'GET /photos (gzip)', gzip, [b, j], 'reported');
+    await compare(ctx, 'posts', 'GET /photos (gzip)', gzip, [b, j], 'reported', {
+      ...defaultRuns(ctx),
+      ...pinned,
+    });
     await new Promise((r) => setTimeout(r, 2000));
     // Every backlot process served its share of each scenario above; the largest is reported.
     const afterRss = Math.max(...b.all.map((s) => s.rssMiB()));

@@ -28,18 +28,20 @@ function spreadOf(c: Contender, runs: LoadResult[]) {
 const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('; ') || undefined;
 
 /** JIT, pools and caches warm before anything is recorded (results discarded). */
-async function warmUp(ctx: BenchContext, url: string, request: LoadRequest) {
+async function warmUp(ctx: BenchContext, url: string, request: LoadRequest, clientCores?: string) {
   if (ctx.smoke) return;
-  await load(url, request, { ...ctx.settings, durationSeconds: 3 });
+  await load(url, request, { ...ctx.settings, durationSeconds: 3, clientCores });
 }
 
 /** How many runs of how long each contender gets in one scenario. */
 export interface Runs {
   repeats: number;
   durationSeconds: number;
+  /** The cores the load client runs on (see cores.ts). */
+  clientCores?: string;
 }
 
-const defaultRuns = (ctx: BenchContext): Runs => ({
+export const defaultRuns = (ctx: BenchContext): Runs => ({
   repeats: ctx.repeats,
   durationSeconds: ctx.settings.durationSeconds,
 });
@@ -88,9 +90,9 @@ export async function compare(
 ) {
   const results = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
   for (const c of contenders) {
-    for (const p of processesOf(c)) await warmUp(ctx, p.url, c.request ?? request);
+    for (const p of processesOf(c)) await warmUp(ctx, p.url, c.request ?? request, runs.clientCores);
   }
-  const settings = { ...ctx.settings, durationSeconds: runs.durationSeconds };
+  const settings = { ...ctx.settings, durationSeconds: runs.durationSeconds, clientCores: runs.clientCores };
   for (let i = 0; i < runs.repeats; i++) {
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(i + k) % contenders.length]!;

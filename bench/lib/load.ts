@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { onCores } from './cores.js';
 
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
   pipelining: number;
+  /** The cores wrk runs on (taskset's list syntax; see cores.ts); autocannon runs in the bench's own process. */
+  clientCores?: string;
 }
 
 export interface LoadRequest {
@@ -112,9 +115,10 @@ end
   );
   const args = ['-t', '1', '-c', String(settings.connections), '-d', `${settings.durationSeconds}s`];
   args.push('--timeout', `${timeoutSeconds}s`, '-s', script, base + request.path);
+  const command = onCores(settings.clientCores, ['wrk', ...args]);
   try {
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile('wrk', args, (error, out, err) =>
+      execFile(command[0]!, command.slice(1), (error, out, err) =>
         error ? reject(new Error(`wrk: ${err || error}`)) : resolve(out),
       ),
     );

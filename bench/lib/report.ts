@@ -17,6 +17,12 @@ export class Report {
   readonly notes: string[] = [];
   constructor(readonly settings: LoadSettings & { repeats: number }) {}
 
+  /** A line printed now and kept for below the table. */
+  note(text: string) {
+    this.notes.push(text);
+    process.stdout.write(`${text}\n`);
+  }
+
   add(row: Row) {
     this.rows.push(row);
     const r = row.result;

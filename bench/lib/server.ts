@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { onCores } from './cores.js';
 
 export interface ServerProcess {
   name: string;
@@ -31,12 +32,16 @@ export async function startServer(
     timeoutMs?: number;
     /** Loads heap-probe.mjs into the server (a Node process) so heapAfterGcMiB can ask it. */
     heapProbe?: boolean;
+    /** The cores it runs on (taskset's list syntax; see cores.ts), every thread of it. */
+    cores?: string;
   },
 ): Promise<ServerProcess> {
   const probe = options.heapProbe
     ? { NODE_OPTIONS: `--expose-gc --import=${new URL('./heap-probe.mjs', import.meta.url).href}` }
     : {};
-  const child: ChildProcess = spawn(command[0], command.slice(1), {
+  // taskset execs the command: the child's pid is the server's own.
+  const [file, ...args] = onCores(options.cores, command);
+  const child: ChildProcess = spawn(file!, args, {
     env: { ...process.env, ...options.env, ...probe },
     stdio: ['ignore', 'ignore', 'pipe', ...(options.heapProbe ? (['ipc'] as const) : [])],
   });

@@ -9,6 +9,8 @@ export interface Launch {
   fromSource: boolean;
   /** Lets the bench ask the server for its heap after a full GC (soak). */
   heapProbe?: boolean;
+  /** The cores it runs on (see cores.ts); anywhere when undefined. */
+  cores?: string;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -53,6 +55,7 @@ export async function startBacklot(
     url: `http://127.0.0.1:${ports[0]}`,
     readyPath,
     heapProbe: launch.heapProbe,
+    cores: launch.cores,
     env: {
       LOG_LEVEL: 'warn',
       LOG_PRETTY: 'false',
@@ -89,7 +92,7 @@ export async function startBacklot(
 export const jsonServerCli = path.join(root, 'node_modules/json-server/lib/cli/bin.js');
 
 /** json-server 0.17.4 (the engine behind the public posts API and the list service's original) on a db file. */
-export async function startJsonServer(db: unknown) {
+export async function startJsonServer(db: unknown, cores?: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-json-server-'));
   const file = path.join(dir, 'db.json');
   writeFileSync(file, JSON.stringify(db));
@@ -100,12 +103,18 @@ export async function startJsonServer(db: unknown) {
     {
       url: `http://127.0.0.1:${port}`,
       readyPath: '/db',
+      cores,
     },
   );
 }
 
 /** The ceiling: a bare node:http server sending one constant buffer (with `headers` when given). */
-export async function startCeiling(body: string, headers?: Record<string, string>, delayMs = 0) {
+export async function startCeiling(
+  body: string,
+  headers?: Record<string, string>,
+  delayMs = 0,
+  cores?: string,
+) {
   const port = await freePort();
   const env = {
     PORT: String(port),
@@ -117,7 +126,7 @@ export async function startCeiling(body: string, headers?: Record<string, string
     'node:http constant',
     // With backlot's V8 flags, so the two differ only in what they do per request.
     [process.execPath, ...startFlags, '--import', 'tsx', path.join(root, 'bench/peers/ceiling.ts')],
-    { url: `http://127.0.0.1:${port}`, readyPath: '/', env },
+    { url: `http://127.0.0.1:${port}`, readyPath: '/', env, cores },
   );
 }
 
