@@ -39,10 +39,8 @@ test('a server started on cores runs every thread of it there, and is loaded fro
       await new Promise((r) => setTimeout(r, 500));
       const wrk = readdirSync('/proc').find((pid) => {
         try {
-          return (
-            readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('wrk\0') &&
-            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(server.url)
-          );
+          const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+          return command.startsWith('wrk\0') && command.includes(server.url);
         } catch {
           return false;
         }

@@ -16,8 +16,10 @@ export interface CoreSplit {
 export function coreSplit(): CoreSplit | undefined {
   const cores = availableParallelism();
   if (cores < 2 || process.env.BENCH_PIN === '0') return undefined;
-  if (spawnSync('taskset', ['-c', '0', 'true']).status !== 0) return undefined;
-  return { client: '0', servers: cores === 2 ? '1' : `1-${cores - 1}` };
+  const split = { client: '0', servers: cores === 2 ? '1' : `1-${cores - 1}` };
+  // Both must be cores this process may use (a container may be given others).
+  const usable = (list: string) => spawnSync('taskset', ['-c', list, 'true']).status === 0;
+  return usable(split.client) && usable(split.servers) ? split : undefined;
 }
 
 /** `command` run on `cores` (taskset's list syntax), or as it is when `cores` is undefined. */
