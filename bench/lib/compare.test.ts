@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { compare, pairedRatio } from './compare.js';
 import type { BenchContext } from './context.js';
-import type { LoadResult } from './load.js';
+import { type LoadResult, load } from './load.js';
 import { Report } from './report.js';
 
 /** A server that answers `{}` and counts the requests it got, noting when the first and last came. */
@@ -19,8 +19,9 @@ async function counting() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, hits: () => hits, seen, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}`, hits: () => hits, seen, server, close: () => server.close() };
 }
+type Counting = Awaited<ReturnType<typeof counting>>;
 
 test('compare runs each round on the contender’s next process, rotating the order, and reports the spread and largest peak', async () => {
   const [first, second, peer] = await Promise.all([counting(), counting(), counting()]);
@@ -61,6 +62,54 @@ test('compare runs each round on the contender’s next process, rotating the or
     assert.equal(other?.note, undefined, 'one process: no spread to show');
   } finally {
     for (const s of [first, second, peer]) s.close();
+  }
+});
+
+test('with warmSeconds every measured run follows a warm-up run on the same process', async () => {
+  const servers = await Promise.all([counting(), counting(), counting()]);
+  // Each load run opens its own connections: counting them counts the runs a process got.
+  const connections = servers.map(() => 0);
+  for (const [i, s] of servers.entries()) s.server.on('connection', () => connections[i]!++);
+  const [first, second, peer] = servers as [Counting, Counting, Counting];
+  const settings = { connections: 2, durationSeconds: 1, pipelining: 1 };
+  const ctx = {
+    settings,
+    repeats: 2,
+    smoke: true,
+    report: new Report({ ...settings, repeats: 2 }),
+  } as unknown as BenchContext;
+  try {
+    await compare(
+      ctx,
+      'group',
+      'GET /',
+      { path: '/' },
+      [
+        {
+          name: 'mine',
+          server: { peakRssMiB: () => 10 },
+          url: first.url,
+          replicas: [{ server: { peakRssMiB: () => 10 }, url: second.url }],
+        },
+        { name: 'peer', server: { peakRssMiB: () => 20 }, url: peer.url },
+      ],
+      'target',
+      { repeats: 2, durationSeconds: 1, warmSeconds: 1 },
+    );
+    // How many connections one run opens (wrk opens one more than asked, to check the address).
+    const probe = await counting();
+    let perRun = 0;
+    probe.server.on('connection', () => perRun++);
+    await load(probe.url, { path: '/' }, settings);
+    probe.close();
+    // Two runs (warm-up, measured) per round: one round on each of mine's processes, two on the peer.
+    assert.deepEqual(connections, [2 * perRun, 2 * perRun, 4 * perRun]);
+    assert.match(
+      ctx.report.rows[0]?.note ?? '',
+      /^target; 2 rounds of 1 s, each after 1 s of warm-up; 2 processes/,
+    );
+  } finally {
+    for (const s of servers) s.close();
   }
 });
 

@@ -39,6 +39,13 @@ export interface Runs {
   durationSeconds: number;
   /** The cores the load client runs on (see cores.ts). */
   clientCores?: string;
+  /**
+   * Unmeasured load on the same process right before each measured run, for the run to meet the server warm: in
+   * rounds a process idles between its runs (36 s in the posts group), and a backlot process is slower for its
+   * first seconds after an idle spell than once warm, where a bare server is not (docs/benchmarks.md, thirteenth
+   * round). The targets are set "after warm-up".
+   */
+  warmSeconds?: number;
 }
 
 export const defaultRuns = (ctx: BenchContext): Runs => ({
@@ -53,7 +60,7 @@ export const defaultRuns = (ctx: BenchContext): Runs => ({
  * (docs/benchmarks.md, ninth round). Smoke runs keep their one short run.
  */
 export const preciseRuns = (ctx: BenchContext): Runs =>
-  ctx.smoke ? defaultRuns(ctx) : { repeats: 15, durationSeconds: 3 };
+  ctx.smoke ? defaultRuns(ctx) : { repeats: 15, durationSeconds: 3, warmSeconds: 2 };
 
 /**
  * backlot's ratio to a peer: the median of the rounds' own ratios. The machine's speed drifts over seconds, and the
@@ -97,14 +104,17 @@ export async function compare(
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(i + k) % contenders.length]!;
       const { url } = processesOf(c)[i % processesOf(c).length];
+      if (runs.warmSeconds)
+        await load(url, c.request ?? request, { ...settings, durationSeconds: runs.warmSeconds });
       results.get(c.name)!.push(await load(url, c.request ?? request, settings));
     }
   }
   const [mine, ...peers] = contenders.map((c) => ({ c, result: medianResult(results.get(c.name)!) }));
+  const warmed = runs.warmSeconds ? `, each after ${runs.warmSeconds} s of warm-up` : '';
   const howMany =
-    runs.repeats === ctx.repeats && runs.durationSeconds === ctx.settings.durationSeconds
+    runs.repeats === ctx.repeats && runs.durationSeconds === ctx.settings.durationSeconds && !warmed
       ? undefined
-      : `${runs.repeats} rounds of ${runs.durationSeconds} s`;
+      : `${runs.repeats} rounds of ${runs.durationSeconds} s${warmed}`;
   const ratios = peers
     .map((p) => `${pairedRatio(results.get(mine.c.name)!, results.get(p.c.name)!)} ${p.c.name}`)
     .join(', ');
