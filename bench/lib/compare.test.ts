@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { compare, pairedRatio } from './compare.js';
+import { compare, pairedRatio, type Runs } from './compare.js';
 import type { BenchContext } from './context.js';
 import { type LoadResult, load } from './load.js';
 import { Report } from './report.js';
@@ -21,41 +21,49 @@ async function counting() {
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, hits: () => hits, seen, server, close: () => server.close() };
 }
-type Counting = Awaited<ReturnType<typeof counting>>;
+const settings = { connections: 2, durationSeconds: 1, pipelining: 1 };
 
-test('compare runs each round on the contender’s next process, rotating the order, and reports the spread and largest peak', async () => {
-  const [first, second, peer] = await Promise.all([counting(), counting(), counting()]);
-  const settings = { connections: 2, durationSeconds: 1, pipelining: 1 };
+/**
+ * compare() in two rounds of 1 s runs: 'mine' on `first` then its replica `second` (peaks 10 and 30 MiB), against
+ * 'peer' (20 MiB). Returns the report's rows.
+ */
+async function compareTwoRounds(first: string, second: string, peer: string, runs?: Runs) {
   const ctx = {
     settings,
     repeats: 2,
     smoke: true,
     report: new Report({ ...settings, repeats: 2 }),
   } as unknown as BenchContext;
+  await compare(
+    ctx,
+    'group',
+    'GET /',
+    { path: '/' },
+    [
+      {
+        name: 'mine',
+        server: { peakRssMiB: () => 10 },
+        url: first,
+        replicas: [{ server: { peakRssMiB: () => 30 }, url: second }],
+      },
+      { name: 'peer', server: { peakRssMiB: () => 20 }, url: peer },
+    ],
+    'target',
+    runs,
+  );
+  return ctx.report.rows;
+}
+
+test('compare runs each round on the contender’s next process, rotating the order, and reports the spread and largest peak', async () => {
+  const [first, second, peer] = await Promise.all([counting(), counting(), counting()]);
   try {
-    await compare(
-      ctx,
-      'group',
-      'GET /',
-      { path: '/' },
-      [
-        {
-          name: 'mine',
-          server: { peakRssMiB: () => 10 },
-          url: first.url,
-          replicas: [{ server: { peakRssMiB: () => 30 }, url: second.url }],
-        },
-        { name: 'peer', server: { peakRssMiB: () => 20 }, url: peer.url },
-      ],
-      'target',
-    );
+    const [mine, other] = await compareTwoRounds(first.url, second.url, peer.url);
     assert.ok(first.hits() > 0, 'the first process ran the first repeat');
     assert.ok(second.hits() > 0, 'the replica ran the second repeat');
     assert.ok(peer.hits() > 0);
     // Round 1: mine (first process), then the peer; round 2 starts with the peer, then mine (second process).
     assert.ok(first.seen.last < peer.seen.first, 'round 1 ran mine before the peer');
     assert.ok(peer.seen.last < second.seen.first, 'round 2 ran the peer before mine');
-    const [mine, other] = ctx.report.rows;
     assert.equal(mine?.peakRssMiB, 30);
     assert.match(mine?.note ?? '', /^target; 2 processes, \d+–\d+ req\/s$/);
     assert.equal(other?.peakRssMiB, 20);
@@ -66,48 +74,23 @@ test('compare runs each round on the contender’s next process, rotating the or
 });
 
 test('with warmSeconds every measured run follows a warm-up run on the same process', async () => {
-  const servers = await Promise.all([counting(), counting(), counting()]);
+  const servers = await Promise.all([counting(), counting(), counting(), counting()]);
   // Each load run opens its own connections: counting them counts the runs a process got.
   const connections = servers.map(() => 0);
   for (const [i, s] of servers.entries()) s.server.on('connection', () => connections[i]!++);
-  const [first, second, peer] = servers as [Counting, Counting, Counting];
-  const settings = { connections: 2, durationSeconds: 1, pipelining: 1 };
-  const ctx = {
-    settings,
-    repeats: 2,
-    smoke: true,
-    report: new Report({ ...settings, repeats: 2 }),
-  } as unknown as BenchContext;
+  const [first, second, peer, probe] = servers.map((s) => s.url) as [string, string, string, string];
   try {
-    await compare(
-      ctx,
-      'group',
-      'GET /',
-      { path: '/' },
-      [
-        {
-          name: 'mine',
-          server: { peakRssMiB: () => 10 },
-          url: first.url,
-          replicas: [{ server: { peakRssMiB: () => 10 }, url: second.url }],
-        },
-        { name: 'peer', server: { peakRssMiB: () => 20 }, url: peer.url },
-      ],
-      'target',
-      { repeats: 2, durationSeconds: 1, warmSeconds: 1 },
-    );
+    const [mine] = await compareTwoRounds(first, second, peer, {
+      repeats: 2,
+      durationSeconds: 1,
+      warmSeconds: 1,
+    });
     // How many connections one run opens (wrk opens one more than asked, to check the address).
-    const probe = await counting();
-    let perRun = 0;
-    probe.server.on('connection', () => perRun++);
-    await load(probe.url, { path: '/' }, settings);
-    probe.close();
+    await load(probe, { path: '/' }, settings);
+    const perRun = connections[3]!;
     // Two runs (warm-up, measured) per round: one round on each of mine's processes, two on the peer.
-    assert.deepEqual(connections, [2 * perRun, 2 * perRun, 4 * perRun]);
-    assert.match(
-      ctx.report.rows[0]?.note ?? '',
-      /^target; 2 rounds of 1 s, each after 1 s of warm-up; 2 processes/,
-    );
+    assert.deepEqual(connections.slice(0, 3), [2 * perRun, 2 * perRun, 4 * perRun]);
+    assert.match(mine?.note ?? '', /^target; 2 rounds of 1 s, each after 1 s of warm-up; 2 processes/);
   } finally {
     for (const s of servers) s.close();
   }
