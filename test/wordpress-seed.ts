@@ -1,4 +1,4 @@
-import { migrate } from '../src/platform/database.js';
+import { migrate } from '../src/platform/migrations.js';
 import { migrations } from '../src/services/content/migrations.js';
 import { contentSettings } from '../src/services/content/settings.js';
 import { createTestDatabase } from './db.js';

@@ -3,16 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import lockfile from 'proper-lockfile';
 import { type Env, globalSettings } from '../config.js';
-import {
-  DatabaseError,
-  embeddedDataExists,
-  migrate,
-  noDatabase,
-  openDatabase,
-} from '../platform/database.js';
+import { DatabaseError, embeddedDataExists, noDatabase, openDatabase } from '../platform/database.js';
+import { migrate } from '../platform/migrations.js';
 import { UsageError } from '../platform/service.js';
 import { findService, serviceIds, services } from '../services/index.js';
-import { HarnessState, SEED, type StatefulService, StateError } from './state.js';
+import { HarnessState, SEED, StateError, type StatefulService } from './state.js';
 import { stateUsage } from './usage.js';
 
 const usage = `usage:\n${stateUsage.map((l) => `  ${l}`).join('\n')}\nOptions: --data-dir D`;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startPostgres, type TestPostgres } from '../../test/postgres.js';
-import { type Database, DatabaseError, migrate, openEmbedded, openPostgres } from './database.js';
+import { type Database, DatabaseError, openEmbedded, openPostgres } from './database.js';
+import { migrate } from './migrations.js';
 
 const migrations = [
   { name: '001_notes', sql: 'CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL);' },

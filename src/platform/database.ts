@@ -418,9 +418,6 @@ export async function openDatabase(settings: DatabaseSettings, dataDir: string):
   return openEmbedded(path.join(dataDir, 'pg'));
 }
 
-// Migrations live in migrations.ts; re-exported here, where services find the rest of the database.
-export { migrate } from './migrations.js';
-
 export function embeddedDataExists(dataDir: string) {
   return existsSync(path.join(dataDir, 'pg', 'data'));
 }

@@ -1,11 +1,6 @@
 import { ConfigError } from '../../config.js';
-import {
-  type Database,
-  DatabaseError,
-  isUnavailable,
-  migrate,
-  openPostgres,
-} from '../../platform/database.js';
+import { type Database, DatabaseError, isUnavailable, openPostgres } from '../../platform/database.js';
+import { migrate } from '../../platform/migrations.js';
 import { newToken } from '../../platform/secrets.js';
 import type { ServiceContext } from '../../platform/service.js';
 import { migrations, READER_ROLE } from './migrations.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
-import { type Database, migrate } from '../../platform/database.js';
+import type { Database } from '../../platform/database.js';
+import { migrate } from '../../platform/migrations.js';
 import { migrations, READER_ROLE } from './migrations.js';
 import { ThingsStore } from './store.js';
 
