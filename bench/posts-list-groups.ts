@@ -57,6 +57,7 @@ async function posts(ctx: BenchContext) {
     split
       ? `posts: servers on cores ${split.servers}, the load client on core ${split.client} (taskset).`
       : 'posts: servers and load client on any core (no taskset, one core, or BENCH_PIN=0).',
+    'posts',
   );
   const started: ServerProcess[] = [];
   try {
@@ -205,7 +206,7 @@ async function listDelay(ctx: BenchContext) {
         },
       );
       ctx.report.add({
-        group: 'list',
+        group: 'list-delay',
         scenario: `GET /list, delay 1500 ms, ${connections} connections held ${durationSeconds} s`,
         server: name,
         result,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres } from '../test/postgres.js';
 import type { BenchContext } from './lib/context.js';
@@ -42,7 +42,12 @@ export async function runBench(options: BenchOptions) {
   } finally {
     await postgres.stop();
   }
-  if (options.output) writeFileSync(options.output, report.markdown(new Date().toISOString().slice(0, 10)));
+  if (options.output) {
+    // Only the sections of the groups that ran are replaced (see report.ts); the rest of the page stays.
+    const now = new Date().toISOString();
+    const doc = existsSync(options.output) ? readFileSync(options.output, 'utf8') : '# Benchmarks\n';
+    writeFileSync(options.output, report.updateDoc(doc, `${now.slice(0, 10)} ${now.slice(11, 16)} UTC`));
+  }
   return report;
 }
 

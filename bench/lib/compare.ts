@@ -42,8 +42,8 @@ export interface Runs {
   /**
    * Unmeasured load on the same process right before each measured run, for the run to meet the server warm: in
    * rounds a process idles between its runs (36 s in the posts group), and a backlot process is slower for its
-   * first seconds after an idle spell than once warm, where a bare server is not (docs/benchmarks.md, thirteenth
-   * round). The targets are set "after warm-up".
+   * first seconds after an idle spell than once warm, where a bare server is not (docs/benchmarks.md, "Known
+   * limits"). The targets are set "after warm-up".
    */
   warmSeconds?: number;
 }
@@ -57,7 +57,7 @@ export const defaultRuns = (ctx: BenchContext): Runs => ({
  * For ratios that decide a target within a few percent (the node:http ceiling): on a shared machine neighbouring
  * runs of one server differ by 5-15 %, so a median of three moves by about as much as the margin. Fifteen rounds
  * of 3 s runs take the time nine of 5 s took, and more rounds make a steadier median of the rounds' ratios
- * (docs/benchmarks.md, ninth round). Smoke runs keep their one short run.
+ * (docs/benchmarks.md, "Reading the figures"). Smoke runs keep their one short run.
  */
 export const preciseRuns = (ctx: BenchContext): Runs =>
   ctx.smoke ? defaultRuns(ctx) : { repeats: 15, durationSeconds: 3, warmSeconds: 2 };

@@ -11,7 +11,7 @@ export interface CoreSplit {
  * The load client on core 0 and the servers on the others, as if on two machines. Unpinned, the scheduler moves
  * the server between the core the client uses and the other, and a server with more code and data per request
  * loses more to that than the node:http ceiling does: `/posts/1` ÷ ceiling was 1–5 % lower unpinned in alternated
- * runs (docs/benchmarks.md, twelfth round). Undefined with one core, without taskset, or with BENCH_PIN=0.
+ * runs (docs/benchmarks.md, "Known limits"). Undefined with one core, without taskset, or with BENCH_PIN=0.
  */
 export function coreSplit(): CoreSplit | undefined {
   const cores = availableParallelism();
