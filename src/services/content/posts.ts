@@ -16,7 +16,6 @@ import {
   coerceWriteBody,
   fieldsOf,
   type PostKind,
-  parseForm,
   slugify,
   unlocked,
   type WriteBody,
@@ -62,10 +61,6 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
     const item = `${base}/:id(^\\d+$)`;
     const tags = [kind.rest];
     const schemas = schemasOf(kind);
-    app.removeContentTypeParser('application/x-www-form-urlencoded');
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
-      done(null, parseForm(body as string)),
-    );
     app.addHook('preValidation', async (request) => {
       splitListParams(request);
       if (request.method !== 'GET') coerceWriteBody(request);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { parseFormBody } from '../../platform/form-body.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -128,12 +129,12 @@ export function contentRoutes(
   files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
-    // WordPress also takes classic form posts.
+    // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        done(null, parseFormBody(body as string));
       },
     );
     app.addHook('preValidation', async (request) => {
