@@ -36,10 +36,16 @@ function checkTermContext(user: UserRow | undefined, context: string | undefined
  * The terms controller's `post` check: the post must exist (400), be of a type the taxonomy is on (posts only
  * here), and be public or readable by the caller (check_read_terms_permission_for_post), or its terms stay hidden.
  */
-async function checkTermsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
+export async function termsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
   const post = validId(id) ? await store.findPost(id) : undefined;
-  if (!post) throw restError(400, 'rest_post_invalid_id', 'Invalid post ID.');
-  if (post.type !== 'post' || !canRead(user, post))
+  if (!post) return 'missing';
+  return post.type === 'post' && canRead(user, post) ? 'readable' : 'hidden';
+}
+
+async function checkTermsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
+  const found = await termsOfPost(store, user, id);
+  if (found === 'missing') throw restError(400, 'rest_post_invalid_id', 'Invalid post ID.');
+  if (found === 'hidden')
     throw refused(
       !!user,
       'rest_forbidden_context',
