@@ -99,11 +99,10 @@ export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) 
   }
 };
 
-/** Lets the service see (and re-method) a request before the router does; the URL stays as it is. */
-const rewriteWith = (beforeRouting: (request: IncomingMessage) => void) => (request: IncomingMessage) => {
-  beforeRouting(request);
-  return request.url ?? '/';
-};
+/** Lets the service see (and re-method) a request before the router does, and route it by another URL. */
+const rewriteWith =
+  (beforeRouting: (request: IncomingMessage) => string | undefined) => (request: IncomingMessage) =>
+    beforeRouting(request) ?? request.url ?? '/';
 
 /**
  * The Fastify instance every service runs in: request ids, logging, CORS by the service's policy, the

@@ -146,8 +146,11 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   exposeHeaders?: string[];
   /** Paths match whatever their case, as Express matches them (posts: `/POSTS`, `/Posts/1`); parameters keep theirs. */
   caseInsensitivePaths?: boolean;
-  /** Runs on each request before it is routed, and may change its method (posts: `X-HTTP-Method-Override`). */
-  beforeRouting?(request: IncomingMessage): void;
+  /**
+   * Runs on each request before it is routed, once: may change its method (posts: `X-HTTP-Method-Override`) and
+   * return the URL to route it by instead (content: `?rest_route=`, core's case-insensitive routes).
+   */
+  beforeRouting?(request: IncomingMessage): string | undefined;
   /**
    * Renders any error (validation, not found, 5xx) in this service's documented shape. Returns the body, sent with
    * `error.status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).

@@ -3,6 +3,7 @@ import { commentAllowed, commentsAllowed } from './comment-allow.js';
 import { validId } from './http.js';
 import type { RouteSpec } from './route-spec.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
+import { termsOfPost } from './terms.js';
 
 export interface Matched {
   spec: RouteSpec;
@@ -47,15 +48,21 @@ export async function allowedMethods(
   const edit = context === 'edit';
   /** A collection's GET: anyone, but edit context needs the capability. */
   const listable = (capability: string) => !edit || can(me, capability);
+  /** A term list's GET: edit context needs edit_terms, and `post=` a post whose terms the caller may see. */
+  const termListable = async () =>
+    listable('manage_categories') &&
+    (!Number(query.post) || (await termsOfPost(store, me, Number(query.post))) === 'readable');
   let allowed: (method: string) => boolean;
   switch (spec.path) {
     case '/wp/v2/posts':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
       break;
-    case '/wp/v2/tags':
+    case '/wp/v2/tags': {
+      const terms = await termListable();
       // Tags are created with assign_terms (edit_posts), edited with manage_categories.
-      allowed = (m) => (m === 'GET' ? listable('manage_categories') : can(me, 'edit_posts'));
+      allowed = (m) => (m === 'GET' ? terms : can(me, 'edit_posts'));
       break;
+    }
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {
@@ -124,9 +131,11 @@ export async function allowedMethods(
     case '/wp/v2/users/(?P<id>[\\d]+)/restore':
       allowed = () => can(me, 'delete_users');
       break;
-    case '/wp/v2/categories':
-      allowed = (m) => (m === 'GET' ? listable('manage_categories') : can(me, 'manage_categories'));
+    case '/wp/v2/categories': {
+      const terms = await termListable();
+      allowed = (m) => (m === 'GET' ? terms : can(me, 'manage_categories'));
       break;
+    }
     case '/wp/v2/categories/(?P<id>[\\d]+)':
     case '/wp/v2/tags/(?P<id>[\\d]+)': {
       const taxonomy = spec.path.startsWith('/wp/v2/categories') ? 'category' : 'post_tag';

@@ -101,6 +101,14 @@ export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', 
   return needed.every((c) => can(user, c));
 }
 
+/**
+ * The posts controller's edit-context rule for one item (check_update_permission, `edit_post`): the single route
+ * refuses a post that fails it, and a list leaves it out, so an edit-context list never shows what its items'
+ * routes would refuse (passwords, raw content). Other contexts are canRead's.
+ */
+export const editContextAllows = (user: UserRow | undefined, post: PostRow, context: string | undefined) =>
+  context !== 'edit' || canOnPost(user, 'edit', post);
+
 /** Who may see a post: published ones are public, private ones need read_private_posts, the rest need edit rights. */
 export function canRead(user: UserRow | undefined, post: PostRow): boolean {
   if (post.status === 'publish') return true;

@@ -1,4 +1,4 @@
-import { can, canRead } from './capabilities.js';
+import { can } from './capabilities.js';
 import { canEditComment, canReadComment, commentPostReadable } from './comment-access.js';
 import { validId } from './http.js';
 import type { ContentStore, UserRow } from './store.js';
@@ -49,7 +49,8 @@ export async function commentsAllowed(
     const id = phpInt(params.post);
     const post = id ? await store.findPost(id) : undefined;
     if (!post || post.type === 'revision' || post.status === 'draft' || post.status === 'trash') return false;
-    return canRead(me, post) && post.comment_status === 'open';
+    // A create names one post, so its password counts (check_read_post_permission).
+    return commentPostReadable(me, post, { ...access, single: true }) && post.comment_status === 'open';
   };
   const methods: string[] = [];
   if (await readable()) methods.push('GET');

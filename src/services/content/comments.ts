@@ -245,7 +245,15 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
             'rest_comment_trash_post',
             'Sorry, you are not allowed to create a comment on this post.',
           );
-        if (!canRead(user, post))
+        // As core (check_read_post_permission): a password-protected post needs its password (`password` in the
+        // query or body) unless the caller may edit it.
+        const sent = { ...(request.query as Record<string, unknown>), ...(body as Record<string, unknown>) };
+        const access = {
+          context: String(sent.context ?? 'view'),
+          password: typeof sent.password === 'string' ? sent.password : undefined,
+          single: true,
+        };
+        if (!commentPostReadable(user, post, access))
           throw restError(
             403,
             'rest_cannot_read_post',

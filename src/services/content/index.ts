@@ -8,6 +8,7 @@ import { newAppPassword, normalizeAppPassword } from './auth.js';
 import { commands } from './commands.js';
 import { contentErrorBody } from './errors.js';
 import { migrations } from './migrations.js';
+import { beforeRestRouting } from './rest-http.js';
 import { contentRoutes } from './routes.js';
 import { ContentStore } from './store.js';
 
@@ -21,6 +22,7 @@ export const content = defineService({
   docsPath: '/docs',
   exposeHeaders: ['x-wp-total', 'x-wp-totalpages', 'link', 'allow'],
   errorBody: contentErrorBody,
+  beforeRouting: beforeRestRouting,
   async start(ctx) {
     const store = new ContentStore(ctx.db);
     const banner: string[] = [];

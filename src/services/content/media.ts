@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
-import { can, canOnPost, canRead } from './capabilities.js';
+import { can, canOnPost, canRead, editContextAllows } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
@@ -20,7 +20,7 @@ import {
 } from './media-upload.js';
 import { dateParam } from './post-dates.js';
 import { attachmentLink, withAttachmentLinks } from './post-fields.js';
-import { splitListParams } from './post-list.js';
+import { checkListContext, splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
 import { type Context, type Site, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
@@ -147,6 +147,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
               },
             },
           );
+        checkListContext(user, q.context, 'edit_posts');
         const { page, ...filter } = mediaListFilter(q, user, statuses);
         const { rows, total } = await store.listPosts(filter);
         const perPage = filter.limit;
@@ -156,7 +157,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         sendFields(reply, fields);
         // One after another: players are numbered in the order the list shows them.
         const items: Record<string, unknown>[] = [];
-        for (const row of rows) items.push(await respond(request, row, q.context ?? 'view', fields, true));
+        for (const row of rows.filter((r) => editContextAllows(user, r, q.context)))
+          items.push(await respond(request, row, q.context ?? 'view', fields, true));
         return items;
       },
     );
@@ -179,7 +181,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
         const post = await findMedia(request.params.id);
         const user = caller(request);
         const context = request.query.context ?? 'view';
-        if (context === 'edit' && !canOnPost(user, 'edit', post))
+        if (!editContextAllows(user, post, context))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
         if (!(await readable(request, post)))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');

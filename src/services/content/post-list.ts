@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { can } from './capabilities.js';
-import { restError } from './errors.js';
+import { refused, restError } from './errors.js';
 import { dateParam, invalidParam } from './post-dates.js';
 import type { PostKind } from './post-write.js';
 import { isTrue, postStatuses } from './schemas.js';
@@ -16,6 +16,19 @@ export function splitListParams(request: FastifyRequest) {
     const value = query[name];
     if (typeof value === 'string' && value.includes(',')) query[name] = value.split(',').filter(Boolean);
   }
+}
+
+/**
+ * get_items_permissions_check: an edit-context list of posts, pages or media needs the type's `edit_posts` (core's
+ * message says "posts" for every type). Its items are then each checked with editContextAllows.
+ */
+export function checkListContext(user: UserRow | undefined, context: string | undefined, capability: string) {
+  if (context === 'edit' && !can(user, capability))
+    throw refused(
+      !!user,
+      'rest_forbidden_context',
+      'Sorry, you are not allowed to edit posts in this post type.',
+    );
 }
 
 /** The posts controller's checks of `orderby` before any query (posts, pages, media). */
@@ -69,6 +82,7 @@ export function listFilter(kind: PostKind, q: Record<string, any>, user: UserRow
     type: kind.type,
     statuses: statuses as PostStatus[],
     search: q.search,
+    searchSkipsProtected: !user,
     authors: q.author,
     authorExclude: q.author_exclude,
     categories: q.categories,

@@ -71,18 +71,6 @@ export function coerceIntegers(body: unknown, keys: string[]) {
   }
 }
 
-/** The form parser keeps repeated keys (`tags=1&tags=2`, `tags[]=1&tags[]=2`) as lists, as PHP reads them. */
-export function parseForm(body: string) {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
-    const existing = out[name];
-    if (existing === undefined) out[name] = key.endsWith('[]') ? [value] : value;
-    else out[name] = ([] as unknown[]).concat(existing, value);
-  }
-  return out;
-}
-
 /** Permission checks shared by create and update, in WordPress's order. */
 export async function checkWrite(store: ContentStore, kind: PostKind, user: UserRow, body: WriteBody) {
   if (body.author !== undefined && body.author !== user.id && !can(user, `edit_others_${kind.caps}`))

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { can, canOnPost, canRead } from './capabilities.js';
+import { can, canOnPost, canRead, editContextAllows } from './capabilities.js';
 import { commentRoutes } from './comments.js';
 import { embeddedByRoute } from './embed-links.js';
 import { linksWanted, parseEmbed, pickItemFields } from './embed-param.js';
@@ -10,13 +10,12 @@ import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { type Embedded, embedFor, withEmbedded } from './post-embed.js';
 import { permalink } from './post-fields.js';
-import { listFilter, splitListParams } from './post-list.js';
+import { checkListContext, listFilter, splitListParams } from './post-list.js';
 import {
   checkWrite,
   coerceWriteBody,
   fieldsOf,
   type PostKind,
-  parseForm,
   slugify,
   unlocked,
   type WriteBody,
@@ -62,10 +61,6 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
     const item = `${base}/:id(^\\d+$)`;
     const tags = [kind.rest];
     const schemas = schemasOf(kind);
-    app.removeContentTypeParser('application/x-www-form-urlencoded');
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
-      done(null, parseForm(body as string)),
-    );
     app.addHook('preValidation', async (request) => {
       splitListParams(request);
       if (request.method !== 'GET') coerceWriteBody(request);
@@ -120,14 +115,11 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = caller(request);
         const q = request.query as Record<string, never>;
         const context = (q.context ?? 'view') as Context;
-        if (context === 'edit' && !can(user, `edit_${kind.caps}`))
-          throw refused(
-            !!user,
-            'rest_forbidden_context',
-            `Sorry, you are not allowed to edit ${kind.rest} in this post type.`,
-          );
+        checkListContext(user, context, `edit_${kind.caps}`);
         const filter = listFilter(kind, q, user);
-        const { rows, total } = await store.listPosts(filter);
+        // As core, the totals count what the query found, before the per-item check.
+        const { rows: found, total } = await store.listPosts(filter);
+        const rows = found.filter((post) => editContextAllows(user, post, context));
         const perPage = filter.limit;
         const page = (q.page as number | undefined) ?? 1;
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
@@ -160,7 +152,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = caller(request);
         const post = await findPost(request.params.id);
         const context = request.query.context ?? 'view';
-        if (context === 'edit' && !canOnPost(user, 'edit', post))
+        if (!editContextAllows(user, post, context))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
         if (!canRead(user, post))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');

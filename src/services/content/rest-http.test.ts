@@ -175,6 +175,72 @@ describe('routing', () => {
   });
 });
 
+describe('rewrites happen before routing, once', () => {
+  test('_method and X-HTTP-Method-Override turn a POST into that method, _method first', async () => {
+    const viaQuery = await send(
+      'POST',
+      `${api}/tags/6?_method=PUT`,
+      { authorization: t.auth.editor },
+      {
+        description: 'By _method',
+      },
+    );
+    assert.equal(viaQuery.statusCode, 200);
+    assert.equal(json(viaQuery).description, 'By _method');
+    // As core: _method wins over the header.
+    const both = await send(
+      'POST',
+      `${api}/tags/6?_method=GET&_fields=description`,
+      { authorization: t.auth.editor, 'x-http-method-override': 'DELETE' },
+      {},
+    );
+    assert.equal(both.statusCode, 200);
+    assert.deepEqual(json(both), { description: 'By _method' });
+    // A GET is never re-methoded: a link must not delete.
+    const get = await send('GET', `${api}/tags/6?_method=DELETE&_fields=id`, {
+      authorization: t.auth.editor,
+    });
+    assert.deepEqual(json(get), { id: 6 });
+  });
+
+  test('a 300 ms X-Backlot-Delay on a cased path, ?rest_route= or an override is waited and journalled once', async () => {
+    const service = await startContent({
+      listen: true,
+      env: { BACKLOT_FAULT_HEADERS: '1', LOG_LEVEL: 'warn' },
+    });
+    try {
+      const cases: [string, string, Record<string, string>, number][] = [
+        ['GET', '/wp-json/WP/V2/Categories/2?_fields=id', {}, 200],
+        ['GET', '/?rest_route=/wp/v2/categories/2&_fields=id', {}, 200],
+        ['POST', '/wp-json/wp/v2/categories/2?_fields=id', { 'x-http-method-override': 'GET' }, 200],
+        ['POST', '/wp-json/wp/v2/posts/2?_method=DELETE', { authorization: service.auth.admin }, 200],
+      ];
+      for (const [method, path, headers, status] of cases) {
+        // Warmed up first: a route's schemas compile on its first request.
+        await (await fetch(service.url + path.replace('posts/2', 'posts/3'), { method, headers })).text();
+        const before = service.harness.journal.list().length;
+        const began = performance.now();
+        const response = await fetch(service.url + path, {
+          method,
+          headers: { ...headers, 'x-backlot-delay': '300' },
+        });
+        await response.text();
+        const ms = performance.now() - began;
+        assert.equal(response.status, status, path);
+        assert.ok(ms >= 300 && ms < 450, `${path}: answered after ${ms} ms`);
+        const added = service.harness.journal.list().slice(before);
+        assert.deepEqual(
+          added.map((entry) => [entry.status, entry.fault]),
+          [[status, 'delay 300 ms (header)']],
+          path,
+        );
+      }
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('_envelope and _jsonp', () => {
   test('_envelope wraps body, status and the REST headers, answered with 200', async () => {
     const res = await send('GET', `${api}/categories/999?_envelope`);

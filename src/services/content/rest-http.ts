@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
@@ -27,16 +28,88 @@ const envelopeHeaders = {
 
 let compiled: { spec: RouteSpec; pattern: RegExp }[] | undefined;
 /** Core matches `@^route$@i`: the route patterns (PCRE named groups) compiled once, case-insensitive. */
-export function matchRoute(route: string): Matched | undefined {
+function matchWithIndices(route: string) {
   compiled ??= [indexSpec(), ...allRouteSpecs()].map((spec) => ({
     spec,
-    pattern: new RegExp(`^${spec.path.replaceAll('(?P<', '(?<')}$`, 'i'),
+    pattern: new RegExp(`^${spec.path.replaceAll('(?P<', '(?<')}$`, 'di'),
   }));
   for (const { spec, pattern } of compiled) {
     const match = pattern.exec(route);
-    if (match) return { spec, params: { ...match.groups } };
+    if (match) return { spec, match };
   }
   return undefined;
+}
+
+export function matchRoute(route: string): Matched | undefined {
+  const found = matchWithIndices(route);
+  return found && { spec: found.spec, params: { ...found.match.groups } };
+}
+
+/**
+ * The path the router knows for a differently cased route (`/WP/V2/Posts/1` → `/wp/v2/posts/1`): core's patterns
+ * ignore case, but what they capture keeps it (`/types/POST` is no type), so only the text around the captures is
+ * lowered. Undefined when no route matches.
+ */
+function routeInLowerCase(route: string): string | undefined {
+  const trimmed = route.replace(/\/+$/, '');
+  const found = matchWithIndices(trimmed === '' ? '/' : trimmed);
+  if (!found) return undefined;
+  // ASCII only, as PCRE's /i without /u: the length stays, so the captures' offsets still hold.
+  const chars = route.replace(/[A-Z]/g, (c) => c.toLowerCase()).split('');
+  for (const span of Object.values(found.match.indices?.groups ?? {}))
+    if (span) for (let i = span[0]; i < span[1]; i++) chars[i] = route[i] as string;
+  return chars.join('');
+}
+
+/** The methods a POST may be turned into (core's `_method` and X-HTTP-Method-Override). */
+const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
+
+/** `?rest_route=/wp/v2/posts&page=2` on `/` or `/index.php` as its pretty URL, `/wp-json/wp/v2/posts?page=2`. */
+function prettyUrl(path: string, query: string): string | undefined {
+  if (path !== '/' && path !== '/index.php') return undefined;
+  const pairs = query.split('&');
+  // URLSearchParams decodes as PHP does (`+` is a space) and never throws on a stray `%`.
+  const at = pairs.findIndex((pair) => new URLSearchParams(pair).has('rest_route'));
+  if (at === -1) return undefined;
+  const route = new URLSearchParams(pairs[at]).get('rest_route') ?? '';
+  pairs.splice(at, 1);
+  // Back into a path: what would end it early (`?`, `#`) or not be one (spaces, `%`) is escaped.
+  const escaped = encodeURI(route.startsWith('/') ? route : `/${route}`).replace(/[?#]/g, encodeURIComponent);
+  const rest = pairs.filter(Boolean).join('&');
+  return `/wp-json${escaped}${rest ? `?${rest}` : ''}`;
+}
+
+/**
+ * What core's REST server does before it dispatches, done before Fastify routes the request so the whole request
+ * (faults, journal, hooks) happens once: `?rest_route=` becomes the pretty URL, a differently cased route is routed
+ * as its lower-case twin, and a POST carrying `_method` or `X-HTTP-Method-Override` is routed as that method. Only a
+ * POST is re-methoded: a GET turned into a DELETE by a link would let any page write with remembered credentials.
+ */
+export function beforeRestRouting(request: IncomingMessage): string | undefined {
+  const url = request.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = mark === -1 ? '' : url.slice(mark + 1);
+  let routed = prettyUrl(path, query);
+  const restPath = routed ? routed.split('?', 1)[0] : path;
+  if (!restPath || !/^\/wp-json(\/|$)/.test(restPath)) return routed;
+  const route = restPath.slice('/wp-json'.length);
+  if (/[A-Z]/.test(route)) {
+    const lower = routeInLowerCase(route);
+    if (lower !== undefined) {
+      const restQuery = routed ? routed.slice(restPath.length) : mark === -1 ? '' : url.slice(mark);
+      routed = `/wp-json${lower}${restQuery}`;
+    }
+  }
+  if (request.method === 'POST') {
+    const params = new URLSearchParams((routed ?? url).split('?', 2)[1] ?? '');
+    const header = request.headers['x-http-method-override'];
+    // As core: `_method` (PHP keeps the last of repeated ones) wins over the header.
+    const wanted = params.getAll('_method').at(-1) ?? (typeof header === 'string' ? header : undefined);
+    const method = wanted?.trim().toUpperCase();
+    if (method && overridable.has(method)) request.method = method;
+  }
+  return routed;
 }
 
 /** The route part of a /wp-json URL (`/wp/v2/posts/1`), without the query and trailing slash. */
@@ -77,9 +150,6 @@ function contextOf(request: FastifyRequest, reply: FastifyReply): string {
   return typeof query?.context === 'string' ? query.context : 'view';
 }
 
-/** Answers made by replaying another request: already transformed, so passed through as they are. */
-const replayed = new WeakSet<FastifyRequest>();
-
 /**
  * `_jsonp` is recognised and refused, as core answers with `rest_jsonp_enabled` false: a `<script>` tag would let
  * any site read the API cross-origin (with the visitor's remembered credentials). Checked first, as core does.
@@ -114,7 +184,7 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
       const methods = await allowedMethods(store, matched, caller(request), context, query).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));
     }
-    if (typeof payload !== 'string' || replayed.has(request)) return payload;
+    if (typeof payload !== 'string') return payload;
     const query = request.query as Record<string, unknown>;
     let body = payload;
     // Core echoes the JSONP refusal before it would envelope anything.
@@ -143,60 +213,21 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
   app.options('/wp-json', { schema: { hide: true } }, describe);
   app.options('/wp-json/*', { schema: { hide: true } }, describe);
 
-  // No route matched: core's routes are case-insensitive, so a differently cased path is answered as its
-  // lower-case twin; anything else is rest_no_route.
+  // No route matched (a differently cased route was lowered before routing): rest_no_route. Also lets POSTs to
+  // routes without a POST handler answer as WordPress does.
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/wp-json/*',
     schema: { hide: true },
-    handler: async (request, reply) => {
-      const [path = '', search] = request.url.split('?', 2);
-      const lower = `/wp-json${path.slice('/wp-json'.length).toLowerCase()}`;
-      if (lower === path) throw noRoute();
-      return replay(app, request, reply, request.method, search ? `${lower}?${search}` : lower);
+    handler: async () => {
+      throw noRoute();
     },
   });
 }
 
-const hopHeaders = new Set([
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'date',
-  'vary',
-]);
-
-/** Answers the request as if it had been sent to `url` (same method, headers and body), in-process. */
-export async function replay(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  method: string,
-  url: string,
-) {
-  const headers: Record<string, string | string[] | undefined> = {
-    ...request.headers,
-    'x-request-id': request.id,
-  };
-  for (const name of ['content-length', 'transfer-encoding', 'content-type']) delete headers[name];
-  let payload: string | undefined;
-  if (method !== 'GET' && method !== 'HEAD' && request.body !== undefined && request.body !== null) {
-    payload = JSON.stringify(request.body);
-    headers['content-type'] = 'application/json';
-  }
-  const answer = await app.inject({ method: method as 'GET', url, headers, payload });
-  replayed.add(request);
-  reply.status(answer.statusCode);
-  for (const [name, value] of Object.entries(answer.headers))
-    if (!hopHeaders.has(name) && !name.startsWith('access-control-') && value !== undefined)
-      reply.header(name, value);
-  return reply.send(answer.rawPayload);
-}
-
 /**
- * The site root: `?rest_route=/wp/v2/…` on `/` and `/index.php` is the REST API without pretty permalinks;
- * otherwise `/` is a small home page carrying the API's discovery `Link`, as WordPress's front page does.
+ * The site root: a small home page carrying the API's discovery `Link`, as WordPress's front page does
+ * (`?rest_route=/wp/v2/…` on `/` and `/index.php` was routed to /wp-json by beforeRestRouting).
  */
 export function siteRootRoutes(siteName: () => Promise<string>) {
   return async (app: FastifyInstance) => {
@@ -206,14 +237,6 @@ export function siteRootRoutes(siteName: () => Promise<string>) {
         url,
         schema: { hide: true },
         handler: async (request, reply) => {
-          const params = new URLSearchParams(request.url.split('?', 2)[1] ?? '');
-          const route = params.get('rest_route');
-          if (route !== null) {
-            params.delete('rest_route');
-            const rest = params.toString();
-            const path = `/wp-json${route.startsWith('/') ? route : `/${route}`}`;
-            return replay(app, request, reply, request.method, rest ? `${path}?${rest}` : path);
-          }
           if (request.method !== 'GET' && request.method !== 'HEAD') throw noRoute();
           const name = (await siteName()).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
           reply.header('link', `<${siteOf(request).api}/>; rel="https://api.w.org/"`);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { parseFormBody } from '../../platform/form-body.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -9,7 +10,7 @@ import { caller, setCaller, siteOf } from './http.js';
 import type { MediaFiles } from './media.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
-import { installRestHttp, jsonpDisabled, jsonpRequested, replay, siteRootRoutes } from './rest-http.js';
+import { installRestHttp, jsonpDisabled, jsonpRequested, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -35,7 +36,6 @@ const listParams = new Set([
   'has_published_posts',
   'subtype',
 ]);
-const overridable = new Set(['GET', 'PUT', 'PATCH', 'DELETE']);
 
 function normalizeQuery(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
@@ -89,16 +89,8 @@ function findNul(value: unknown, name = ''): string | undefined {
 
 function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFiles): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('preValidation', async (request, reply) => {
-      const override = request.headers['x-http-method-override'];
-      if (
-        request.method === 'POST' &&
-        typeof override === 'string' &&
-        overridable.has(override.trim().toUpperCase())
-      ) {
-        // Replayed in-process with the real method: that route's validation, permissions and answer.
-        return replay(app, request, reply, override.trim().toUpperCase(), request.url);
-      }
+    // Method overrides, `?rest_route=` and differently cased routes were handled before routing (beforeRestRouting).
+    app.addHook('preValidation', async (request) => {
       normalizeQuery(request);
       checkMeta(request);
     });
@@ -114,8 +106,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     // `_embed` before the transport's `_envelope` wraps the body.
     embedLinkedResources(app);
 
-    // Core's transport: headers, Allow, _envelope, OPTIONS, and the catch-all that also lets POSTs to
-    // routes without a POST handler reach the override hook, then 404 like WordPress.
+    // Core's transport: headers, Allow, _envelope, OPTIONS, and the catch-all that answers 404 like WordPress.
     installRestHttp(app, store);
 
     await app.register(discoveryRoutes(settings, store.db));
@@ -138,12 +129,12 @@ export function contentRoutes(
   files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
-    // WordPress also takes classic form posts.
+    // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        done(null, parseFormBody(body as string));
       },
     );
     app.addHook('preValidation', async (request) => {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
-import { paginate, siteOf } from './http.js';
+import { caller, paginate, siteOf } from './http.js';
 import { responses, StringEnum } from './schemas.js';
 
 const INT_MAX = 2_147_483_647;
@@ -50,6 +50,8 @@ async function searchPosts(
   db: Database,
   filter: {
     search?: string;
+    /** As WP_Query's parse_search: a visitor who is not logged in never finds password-protected posts. */
+    loggedIn?: boolean;
     subtypes: string[];
     include?: number[];
     exclude?: number[];
@@ -69,6 +71,7 @@ async function searchPosts(
     const pattern = add(like(filter.search));
     where.push(`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern} OR p.excerpt ILIKE ${pattern})`);
     rank = `(p.title ILIKE ${pattern}) DESC, `;
+    if (!filter.loggedIn) where.push(`p.password = ''`);
   }
   if (filter.include?.length) where.push(`p.id = ANY(${add(filter.include)}::int[])`);
   if (filter.exclude?.length) where.push(`NOT (p.id = ANY(${add(filter.exclude)}::int[]))`);
@@ -135,6 +138,7 @@ export function searchRoutes(db: Database): FastifyPluginAsync {
         const subtypes = asked.includes('any') ? handled : asked.filter((s) => handled.includes(s));
         const filter = {
           search: q.search,
+          loggedIn: caller(request) !== undefined,
           subtypes,
           include: q.include,
           exclude: q.exclude,

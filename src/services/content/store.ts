@@ -116,6 +116,8 @@ export interface PostFilter {
   type?: PostType;
   statuses: PostStatus[];
   search?: string;
+  /** A search leaves password-protected posts out (WP_Query's parse_search, for visitors not logged in). */
+  searchSkipsProtected?: boolean;
   authors?: number[];
   authorExclude?: number[];
   categories?: number[];
@@ -325,6 +327,7 @@ export class ContentStore {
       const like = add(likePattern(filter.search));
       const file = filter.searchFiles ? ` OR p.media->>'file' ILIKE ${like}` : '';
       where.push(`(p.title ILIKE ${like} OR p.content ILIKE ${like} OR p.excerpt ILIKE ${like}${file})`);
+      if (filter.searchSkipsProtected) where.push(`p.password = ''`);
     }
     if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
     if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);

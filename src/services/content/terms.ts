@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { can } from './capabilities.js';
+import { can, canRead } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
@@ -17,7 +17,7 @@ import {
   TermListQuery,
   TermWriteBody,
 } from './schemas.js';
-import type { ContentStore } from './store.js';
+import type { ContentStore, UserRow } from './store.js';
 import { termExists, termNamed, termSlugged, uniqueTermSlug } from './term-store.js';
 import { notHierarchical } from './term-writes.js';
 
@@ -25,6 +25,33 @@ const taxonomies = [
   { route: 'categories', taxonomy: 'category', schema: CategorySchema },
   { route: 'tags', taxonomy: 'post_tag', schema: TagSchema },
 ] as const;
+
+/** Edit context on terms needs `edit_terms`, which is manage_categories for categories and tags alike. */
+function checkTermContext(user: UserRow | undefined, context: string | undefined, message: string) {
+  if (context === 'edit' && !can(user, 'manage_categories'))
+    throw refused(!!user, 'rest_forbidden_context', message);
+}
+
+/**
+ * The terms controller's `post` check: the post must exist (400), be of a type the taxonomy is on (posts only
+ * here), and be public or readable by the caller (check_read_terms_permission_for_post), or its terms stay hidden.
+ */
+export async function termsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
+  const post = validId(id) ? await store.findPost(id) : undefined;
+  if (!post) return 'missing';
+  return post.type === 'post' && canRead(user, post) ? 'readable' : 'hidden';
+}
+
+async function checkTermsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
+  const found = await termsOfPost(store, user, id);
+  if (found === 'missing') throw restError(400, 'rest_post_invalid_id', 'Invalid post ID.');
+  if (found === 'hidden')
+    throw refused(
+      !!user,
+      'rest_forbidden_context',
+      'Sorry, you are not allowed to view terms for this post.',
+    );
+}
 
 /** Categories and tags: public lists and items, creation (updates and deletes are in term-writes.ts). */
 export function termRoutes(store: ContentStore): FastifyPluginAsync {
@@ -44,6 +71,9 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
         },
         async (request, reply) => {
           const q = request.query;
+          const user = caller(request);
+          checkTermContext(user, q.context, 'Sorry, you are not allowed to edit terms in this taxonomy.');
+          if (q.post) await checkTermsOfPost(store, user, q.post);
           const perPage = q.per_page ?? 10;
           const page = q.page ?? 1;
           // include and include_slugs without their list are no FIELD(): core falls back to the name.
@@ -146,6 +176,11 @@ export function termRoutes(store: ContentStore): FastifyPluginAsync {
           const id = request.params.id;
           const term = validId(id) ? await store.findTerm(taxonomy, id) : undefined;
           if (!term) throw restError(404, 'rest_term_invalid', 'Term does not exist.');
+          checkTermContext(
+            caller(request),
+            request.query.context,
+            'Sorry, you are not allowed to edit this term.',
+          );
           const fields = fieldList(request.query._fields);
           const context = request.query.context === 'embed' ? 'embed' : 'view';
           sendFields(reply, context === 'embed' ? ['embed'] : fields);

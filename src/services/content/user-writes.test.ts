@@ -20,6 +20,20 @@ const stored = async (login: string) =>
     .rows[0];
 
 describe('POST /users', () => {
+  test('a form body reads as PHP reads it: roles[]=editor makes an editor, meta[k]= a map', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/users`,
+      headers: { authorization: t.auth.admin, 'content-type': 'application/x-www-form-urlencoded' },
+      payload:
+        'username=formed&email=formed%40example.com&password=form-Secret-1&roles[]=editor&name=Form+Ed&meta[x]=1',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(json(res).roles, ['editor']);
+    assert.equal(json(res).name, 'Form Ed');
+    assert.equal((await stored('formed'))?.role, 'editor');
+  });
+
   test('an administrator creates a user: 201, Location, edit context, password stored as Argon2id', async () => {
     const res = await send('POST', `${api}/users`, t.auth.admin, {
       username: 'newbie',

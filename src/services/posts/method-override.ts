@@ -13,7 +13,7 @@ const overridable = new Set(METHODS.filter((method) => method !== 'HEAD' && meth
  * Only the first of several values counts; other values, other methods and the index page `/` (served ahead of
  * json-server's router) are left alone.
  */
-export function applyMethodOverride(request: IncomingMessage) {
+export function applyMethodOverride(request: IncomingMessage): undefined {
   if (request.method !== 'POST') return;
   const header = request.headers['x-http-method-override'];
   if (header === undefined || request.url === '/' || request.url?.startsWith('/?')) return;
