@@ -289,6 +289,16 @@ describe('checkpoint names: one rule for the admin, the command line and start()
   });
 });
 
+test('an ADMIN_TOKEN the Bearer header cannot carry is refused at startup, naming the variable', () => {
+  for (const token of ['has space', 'quote"d', 'ünïcode', 'semi;colon']) {
+    assert.throws(() => globalSettings({ ADMIN_TOKEN: token }), {
+      name: 'ConfigError',
+      message: 'ADMIN_TOKEN: use letters, digits and - . _ ~ + / only (it is sent as a Bearer token)',
+    });
+  }
+  assert.equal(globalSettings({ ADMIN_TOKEN: 'a-Z_0.9~+/x==' }).admin.token, 'a-Z_0.9~+/x==');
+});
+
 describe('the banner', () => {
   test('never prints an ADMIN_TOKEN the operator set', async (t) => {
     const fixture = await startAdminFixture();
