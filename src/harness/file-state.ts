@@ -6,7 +6,8 @@ import type { S3Settings } from '../platform/objects.js';
 /**
  * State that lives in files: the list's JSON file and profiles' stored images (a local folder or an S3 bucket).
  * A checkpoint keeps copies under `<dataDir>/checkpoints/<key>/<service>/` (`checkpointKey`: the name, or a hash
- * of it), or, for a bucket, in the bucket itself under `.backlot-checkpoints/<key>/` (a prefix no upload can produce: profiles' keys start with a user id).
+ * of it), or, for a bucket, in the bucket itself under `.backlot-checkpoints/<key>/` (a prefix no upload can
+ * produce: profiles' keys start with a user id).
  */
 
 export interface FileState {

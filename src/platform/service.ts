@@ -160,7 +160,7 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
 
 /** What the app factory (`createApp`) serves: a service, or the harness's admin API and page. */
 export type AppSurface = Pick<
-  ServiceDefinition<any>,
+  ServiceDefinition,
   'title' | 'openapi' | 'docsPath' | 'errorBody' | 'exposeHeaders' | 'caseInsensitivePaths' | 'beforeRouting'
 > & { id: string };
 
