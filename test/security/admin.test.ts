@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { globalSettings } from '../../src/config.js';
 import { serveAdmin } from '../../src/harness/admin-serve.js';
-import { startAdminFixture } from '../admin.js';
+import { externalAddress, startAdminFixture } from '../admin.js';
 
 type Fixture = Awaited<ReturnType<typeof startAdminFixture>>;
 interface Answer {
@@ -316,5 +316,22 @@ describe('the banner', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     assert.equal(answer.status, 200);
+  });
+  test('shows a generated token once, in the admin link', {
+    skip: !externalAddress() && 'no address off loopback',
+  }, async (t) => {
+    const fixture = await startAdminFixture();
+    const host = externalAddress()!;
+    const global = globalSettings({ ADMIN_HOST: host, ADMIN_PORT: '0', BACKLOT_DATA_DIR: fixture.dataDir });
+    const served = await serveAdmin(fixture.backlot, global, pino({ level: 'silent' }));
+    t.after(async () => {
+      await served.admin?.close();
+      await fixture.close();
+    });
+    const { url, token } = served.admin!;
+    assert.match(token ?? '', /^[0-9a-f]{48}$/);
+    assert.deepEqual(served.banner, [
+      `  admin      ${url}#token=${token}  (page and API; keep this link, it holds the admin token)`,
+    ]);
   });
 });
