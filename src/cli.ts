@@ -204,7 +204,7 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).catch((error) => {
   const known = [ConfigError, DatabaseError, UsageError, ExitError].some((type) => error instanceof type);
   // StateError (harness/state.ts) by name: its module loads only with `reset` and `checkpoint`.
-  const refused = (error as Error)?.name === 'StateError';
+  const refused = ['StateError', 'CheckpointNotFound'].includes((error as Error)?.name);
   const code = error instanceof ExitError ? error.code : error instanceof UsageError ? 2 : 1;
   let message = known || refused ? error.message : `${(error as Error).message ?? error}`.split('\n')[0];
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -149,10 +149,24 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
     admin: {
       port: envPort(env, 'ADMIN_PORT', 8090),
       host: envString(env, 'ADMIN_HOST', '127.0.0.1'),
-      token: envString(env, 'ADMIN_TOKEN'),
+      token: adminToken(env),
       portSet: envString(env, 'ADMIN_PORT') !== undefined,
     },
   };
+}
+
+/**
+ * ADMIN_TOKEN travels as `Authorization: Bearer <token>`, read by the one Bearer parser (RFC 6750 token68): a token
+ * with other characters could never be sent, and would lock everyone out of the admin API.
+ */
+function adminToken(env: Env): string | undefined {
+  const token = envString(env, 'ADMIN_TOKEN');
+  if (token !== undefined && !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+    throw new ConfigError(
+      'ADMIN_TOKEN: use letters, digits and - . _ ~ + / only (it is sent as a Bearer token)',
+    );
+  }
+  return token;
 }
 
 /** A comma-separated list whose items must match `item`, or `*`; undefined when unset or empty. */

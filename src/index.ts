@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Env, globalSettings } from './config.js';
 import { credentialsOf, type ServiceCredentials } from './harness/credentials.js';
-import type { StateControl } from './harness/state.js';
 import type { JournalEntry } from './harness/journal.js';
+import type { StateControl } from './harness/state.js';
 import type { ServiceId } from './platform/service.js';
 import { createLogger, planServices, startBacklot } from './server.js';
-import { findService, serviceIds, services as allServices } from './services/index.js';
+import { services as allServices, findService, serviceIds } from './services/index.js';
 
 export type { ServiceCredentials } from './harness/credentials.js';
-export { StateError } from './harness/state.js';
+export type { CheckpointSize } from './harness/state.js';
+export { CheckpointNotFound, StateError } from './harness/state.js';
 export type { ServiceId, StateControl };
 
 export interface StartOptions {
@@ -112,6 +113,8 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
     checkpoint: (name, ids) => state.checkpoint(name, ids),
     restore: (name, ids) => state.restore(name, ids),
     checkpoints: () => state.checkpoints(),
+    checkpointSizes: () => state.checkpointSizes(),
+    deleteCheckpoint: (name) => state.deleteCheckpoint(name),
     requests(id) {
       url(id);
       return server.journal.list(id);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { globalSettings } from '../src/config.js';
 import { type AdminOptions, type RunningAdmin, type StateControl, startAdmin } from '../src/harness/admin.js';
+import { CheckpointNotFound } from '../src/harness/state.js';
 import { type Backlot, planServices, startBacklot } from '../src/server.js';
 import { findService } from '../src/services/index.js';
 
@@ -29,10 +30,18 @@ export class CounterState implements StateControl {
   async restore(name: string, ids = this.ids) {
     this.calls.push(`restore ${name} ${ids.join(',')}`);
     const saved = this.saved.get(name);
+    if (!saved) throw new CheckpointNotFound(`no checkpoint named "${name}"`);
     for (const id of ids) if (saved?.has(id)) this.values.set(id, saved.get(id)!);
   }
   async checkpoints() {
     return [...this.saved.keys()];
+  }
+  async checkpointSizes() {
+    return [...this.saved].map(([name, values]) => ({ name, bytes: values.size }));
+  }
+  async deleteCheckpoint(name: string) {
+    this.calls.push(`delete ${name}`);
+    if (!this.saved.delete(name)) throw new CheckpointNotFound(`no checkpoint named "${name}"`);
   }
 }
 
@@ -75,6 +84,7 @@ export async function startAdminFixture(
   const service = (id: string) => backlot.services.find((s) => s.id === id)!;
   return {
     backlot,
+    dataDir,
     admin: running,
     state,
     service,

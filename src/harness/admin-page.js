@@ -117,11 +117,26 @@ function renderService(service, stateAvailable) {
   $('#services').append(section);
 }
 
+/** 1234567 → "1.2 MB": a checkpoint's size at a glance (the API gives bytes). */
+const sizeText = (bytes) => {
+  const units = ['bytes', 'kB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+};
+
 async function showCheckpoints() {
   const { checkpoints } = await api('GET', '/api/checkpoints');
-  const items = checkpoints.map((name) => {
+  const items = checkpoints.map(({ name, bytes }) => {
     const li = document.createElement('li');
-    li.textContent = name;
+    li.textContent = `${name} `;
+    const size = document.createElement('span');
+    size.className = 'size';
+    size.textContent = `(${sizeText(bytes)})`;
     const restore = document.createElement('button');
     restore.type = 'button';
     restore.textContent = 'Restore';
@@ -129,7 +144,18 @@ async function showCheckpoints() {
       'click',
       act(() => api('POST', `/api/checkpoints/${encodeURIComponent(name)}/restore`, {})),
     );
-    li.append(restore);
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'delete';
+    remove.textContent = 'Delete';
+    remove.addEventListener(
+      'click',
+      act(async () => {
+        await api('DELETE', `/api/checkpoints/${encodeURIComponent(name)}`);
+        await showCheckpoints();
+      }),
+    );
+    li.append(size, restore, remove);
     return li;
   });
   $('#checkpoints').replaceChildren(...items);

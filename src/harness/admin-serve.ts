@@ -26,9 +26,15 @@ export async function serveAdmin(
       allowedHosts: global.allowedHosts,
       logger,
     });
-    // The fragment carries the token to the page without sending it to any server (or into any log).
-    const link = admin.token ? `${admin.url}#token=${admin.token}` : admin.url;
-    const note = admin.token ? 'page and API; keep this link, it holds the admin token' : 'page and API';
+    // A generated token is shown once, in the link: its fragment carries the token to the page without sending
+    // it to any server (or into any log). The operator's own ADMIN_TOKEN is theirs to know, never printed.
+    const generated = admin.token !== undefined && token === undefined;
+    const link = generated ? `${admin.url}#token=${admin.token}` : admin.url;
+    const note = generated
+      ? 'page and API; keep this link, it holds the admin token'
+      : admin.token
+        ? 'page and API; calls need the ADMIN_TOKEN you set'
+        : 'page and API';
     return { admin, banner: [`  ${'admin'.padEnd(10)} ${link}  (${note})`] };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || portSet) throw error;

@@ -143,6 +143,7 @@ test('the admin page shows every service, a live journal, fault settings and dat
     await page.fill('#checkpoint-name', 'clean');
     await page.click('#checkpoint-save');
     await page.waitForSelector('#checkpoints li:text("clean")');
+    assert.equal(await page.textContent('#checkpoints li .size'), '(2 bytes)');
     // One click at a time: each waits for its call to arrive, so the order below is the order of the clicks.
     await page.click('#reset-all');
     await eventually(() => fixture.state.calls.length === 2, 'reset all arrived');
@@ -156,6 +157,9 @@ test('the admin page shows every service, a live journal, fault settings and dat
       'reset list',
       'restore clean posts,list',
     ]);
+    await page.click('#checkpoints li button.delete');
+    await page.waitForSelector('#checkpoints li', { state: 'detached' });
+    assert.deepEqual(fixture.state.calls.slice(4), ['delete clean']);
 
     assert.deepEqual(blocked, [], 'no request left the machine');
     assert.deepEqual(errors, []);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { externalAddress, startAdminFixture } from '../../test/admin.js';
 
@@ -156,7 +158,9 @@ describe('the admin API on loopback', () => {
     state.values.set('list', 7);
     const saved = await call(fixture, 'POST', '/api/checkpoints', { name: 'before-test' });
     assert.deepEqual([saved.status, saved.body], [201, { name: 'before-test', services: ['posts', 'list'] }]);
-    assert.deepEqual((await call(fixture, 'GET', '/api/checkpoints')).body, { checkpoints: ['before-test'] });
+    assert.deepEqual((await call(fixture, 'GET', '/api/checkpoints')).body, {
+      checkpoints: [{ name: 'before-test', bytes: 2 }],
+    });
     const reset = await call(fixture, 'POST', '/api/reset', { services: ['list'] });
     assert.deepEqual(reset.body, { reset: ['list'] });
     assert.deepEqual(
@@ -185,7 +189,8 @@ describe('the admin API on loopback', () => {
     assert.equal((await call(fixture, 'POST', '/api/checkpoints', { name: '../x' })).status, 400);
     const unknown = await call(fixture, 'POST', '/api/reset', { services: ['machines'] });
     assert.equal(unknown.status, 404);
-    assert.equal(state.calls.length, 3, 'refused calls never reach the StateControl');
+    // The state says which checkpoints exist; a bad name or an unknown service never reaches it.
+    assert.deepEqual(state.calls.slice(3), ['restore nope posts,list']);
   });
 
   test('refuses other sites: a foreign Host (DNS rebinding) and a foreign Origin on writes', async () => {
@@ -282,10 +287,14 @@ test("reset and checkpoints through the admin API change the services' real data
   assert.equal((await call(fixture, 'POST', '/api/checkpoints', { name: 'with-milk' })).status, 201);
   assert.equal(await add('eggs'), 201);
   assert.deepEqual(await items(), ['bread', 'grapes', 'milk', 'eggs']);
-  assert.deepEqual(
-    (await call(fixture, 'GET', '/api/checkpoints')).body.checkpoints.includes('with-milk'),
-    true,
-  );
+  // Its size is what it keeps on disk: the list's file, the completion marker and the name.
+  const folder = path.join(fixture.dataDir, 'checkpoints', 'with-milk');
+  const bytes = ['name', 'list/list.json', 'list/complete']
+    .map((file) => statSync(path.join(folder, file)).size)
+    .reduce((a, b) => a + b);
+  assert.deepEqual((await call(fixture, 'GET', '/api/checkpoints')).body, {
+    checkpoints: [{ name: 'with-milk', bytes }],
+  });
 
   const restored = await call(fixture, 'POST', '/api/checkpoints/with-milk/restore', {});
   assert.equal(restored.status, 200);
@@ -294,5 +303,15 @@ test("reset and checkpoints through the admin API change the services' real data
   assert.equal(((await (await fetch(`${list}/4`)).json()) as { item: string }).item, 'tea');
 
   assert.equal((await call(fixture, 'POST', '/api/reset', { services: ['list'] })).status, 200);
+  assert.deepEqual(await items(), ['bread', 'grapes']);
+
+  const deleted = await call(fixture, 'DELETE', '/api/checkpoints/with-milk');
+  assert.deepEqual([deleted.status, deleted.body], [204, undefined]);
+  assert.equal(existsSync(folder), false);
+  assert.deepEqual((await call(fixture, 'GET', '/api/checkpoints')).body, { checkpoints: [] });
+  const again = await call(fixture, 'DELETE', '/api/checkpoints/with-milk');
+  assert.deepEqual([again.status, again.body], [404, { error: 'no checkpoint named "with-milk"' }]);
+  const gone = await call(fixture, 'POST', '/api/checkpoints/with-milk/restore', {});
+  assert.deepEqual([gone.status, gone.body], [404, { error: 'no checkpoint named "with-milk"' }]);
   assert.deepEqual(await items(), ['bread', 'grapes']);
 });

@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import Fastify from 'fastify';
-import { hostAllowed } from '../platform/cors.js';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import pino from 'pino';
+import { HttpError } from '../platform/errors.js';
+import { createApp } from '../platform/http.js';
+import { parseBearer } from '../platform/request.js';
 import { newToken, safeEqual } from '../platform/secrets.js';
+import type { AppSurface } from '../platform/service.js';
+import { checkpointNameRule, isCheckpointName } from './checkpoint-name.js';
 import { type FaultHeaders, ruleFromJson, ruleToJson } from './faults.js';
 import type { ServiceHarness } from './service-harness.js';
-import type { StateControl } from './state.js';
+import { CheckpointNotFound, type StateControl, StateError } from './state.js';
 
 export type { StateControl };
 
@@ -29,9 +33,14 @@ export interface AdminOptions {
   port: number;
   /** Required on every API call when set; generated when listening off loopback without one. */
   token?: string;
-  /** ALLOWED_HOSTS: names accepted in Host besides loopback names and IP literals (DNS-rebinding guard). */
+  /**
+   * ALLOWED_HOSTS: names accepted in Host besides loopback names and IP literals (DNS-rebinding guard). The check
+   * is always on for the admin: `*` (which switches it off for the services) adds no name.
+   */
   allowedHosts?: string[] | '*';
   logger?: FastifyBaseLogger;
+  /** How long a request may take to arrive (default 10 s: a body is 64 KiB at most). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningAdmin {
@@ -57,93 +66,146 @@ export const isLoopbackAddress = (address: string | undefined) =>
   !!address &&
   (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address) || address === 'localhost');
 
-const checkpointName = /^[\w.-]{1,64}$/;
+const adminError = (status: number, message: string, headers?: Record<string, string>) =>
+  new HttpError(status, { error: message }, headers);
 
-class AdminError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+/** The admin as the app factory serves it: every failure is `{"error": "..."}`. */
+const adminSurface: AppSurface = {
+  id: 'admin',
+  title: 'the admin API and page',
+  openapi: false,
+  docsPath: '/',
+  errorBody: (error) => ({ error: error.message }),
+};
+
+/** No page of another origin may read the admin's answers (they hold credentials): no CORS headers for any. */
+const noOrigins = { anyOrigin: false, allowed: () => false } as const;
+
+/** Only warnings and errors: the page polls every second, and requests are not worth a line each. */
+function quietLogger(logger: FastifyBaseLogger | undefined): FastifyBaseLogger {
+  if (!logger) return pino({ level: 'silent' });
+  const own = pino.levels.values[logger.level] ?? Number.POSITIVE_INFINITY;
+  return logger.child(
+    { service: 'admin' },
+    { level: own >= pino.levels.values.warn! ? logger.level : 'warn' },
+  );
+}
+
+/** A refused state request (a missing checkpoint, a service whose data checkpoints do not reach) is the caller's. */
+async function stateCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CheckpointNotFound) throw adminError(404, error.message);
+    if (error instanceof StateError) throw adminError(409, error.message);
+    throw error;
   }
 }
 
-/** The admin API and page on their own port: services, credentials, journals, faults, reset and checkpoints. */
+const checkpointNameOf = (name: unknown) => {
+  if (!isCheckpointName(name)) throw adminError(400, `name: ${checkpointNameRule}`);
+  return name;
+};
+
+/**
+ * The admin API and page on their own port: services, credentials, journals, faults, reset and checkpoints. Built
+ * by the platform's app factory like every service (one error handler, one Host check, body limit and timeouts);
+ * the token guard hangs on the `/api` routes themselves, whatever spelling of the path the router decoded.
+ */
 export async function startAdmin(options: AdminOptions): Promise<RunningAdmin> {
   const { services, faultHeaders, state } = options;
   const token = options.token ?? (isLoopbackAddress(options.host) ? undefined : newToken(24));
-  // No request logging: the page polls every second. Failures are logged by the error handler.
-  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  const app = await createApp(adminSurface, {
+    logger: quietLogger(options.logger),
+    bodyLimit: 64 * 1024,
+    trustProxy: false,
+    ready: async () => {},
+    version: '',
+    cors: noOrigins,
+    // DNS rebinding: a hostile name resolving to 127.0.0.1 must not read the credentials or reset everything, so
+    // the check stays on whatever ALLOWED_HOSTS says; `*` lists no name.
+    allowedHosts: Array.isArray(options.allowedHosts) ? options.allowedHosts : [],
+    requestTimeout: options.requestTimeoutMs ?? 10_000,
+  });
+  await app.register(async (admin) => {
+    // A page on another site must not change anything here (CSRF): writes come from this origin or no browser.
+    admin.addHook('onRequest', async (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      if (request.method !== 'GET' && origin !== undefined && origin !== `http://${request.headers.host}`) {
+        throw adminError(403, `origin ${origin} may not use the admin API`);
+      }
+    });
+    pageRoutes(admin);
+    await admin.register(
+      async (api) => {
+        if (token) {
+          api.addHook('onRequest', async (request: FastifyRequest) => {
+            const given = parseBearer(request.headers.authorization);
+            if (given === undefined || !safeEqual(given, token)) {
+              throw adminError(401, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>', {
+                'www-authenticate': 'Bearer realm="backlot admin"',
+              });
+            }
+          });
+        }
+        apiRoutes(api, services, faultHeaders, state);
+      },
+      { prefix: '/api' },
+    );
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const { port } = app.server.address() as { port: number };
+  const shown = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
+  return {
+    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/`,
+    token,
+    close: () => app.close(),
+  };
+}
+
+function pageRoutes(admin: FastifyInstance) {
   const html = asset('admin-page.html');
   const script = asset('admin-page.js');
   const style = asset('admin-page.css');
+  admin.get('/', async (_request, reply) =>
+    reply.headers(pageHeaders).type('text/html; charset=utf-8').send(html),
+  );
+  admin.get('/admin-page.js', async (_request, reply) =>
+    reply.headers(pageHeaders).type('text/javascript; charset=utf-8').send(script),
+  );
+  admin.get('/admin-page.css', async (_request, reply) =>
+    reply.headers(pageHeaders).type('text/css; charset=utf-8').send(style),
+  );
+}
 
+/** The routes under `/api` (the prefix is the plugin's). */
+function apiRoutes(
+  api: FastifyInstance,
+  services: AdminService[],
+  faultHeaders: FaultHeaders,
+  state: StateControl | undefined,
+) {
   const serviceOf = (id: string) => {
     const found = services.find((s) => s.id === id);
     if (!found)
-      throw new AdminError(
-        404,
-        `no running service "${id}" (running: ${services.map((s) => s.id).join(', ')})`,
-      );
+      throw adminError(404, `no running service "${id}" (running: ${services.map((s) => s.id).join(', ')})`);
     return found;
   };
   const idsOf = (body: unknown) => {
     const ids = (body as { services?: unknown } | undefined)?.services;
     if (ids === undefined) return undefined;
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
-      throw new AdminError(400, 'services: must be a list of service ids');
+      throw adminError(400, 'services: must be a list of service ids');
     for (const id of ids) serviceOf(id);
     return ids as string[];
   };
   const needState = () => {
-    if (!state) throw new AdminError(501, 'reset and checkpoints are not available in this process');
+    if (!state) throw adminError(501, 'reset and checkpoints are not available in this process');
     return state;
   };
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
-    const status = error instanceof AdminError ? error.status : (error.statusCode ?? 500);
-    if (status >= 500 && !(error instanceof AdminError))
-      options.logger?.error({ err: error }, 'admin request failed');
-    reply
-      .status(status)
-      .send({ error: status >= 500 && !(error instanceof AdminError) ? 'internal error' : error.message });
-  });
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-  });
-
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    // DNS rebinding: a hostile name resolving to 127.0.0.1 must not reach the admin through a browser.
-    const hosts = options.allowedHosts;
-    if (hosts !== '*' && !hostAllowed(request.headers.host, hosts ?? [])) {
-      throw new AdminError(403, 'this host is not allowed (see ALLOWED_HOSTS)');
-    }
-    // A page on another site must not change anything here (CSRF): writes come from this origin or no browser.
-    const origin = request.headers.origin;
-    if (request.method !== 'GET' && origin !== undefined && origin !== `http://${request.headers.host}`) {
-      throw new AdminError(403, `origin ${origin} may not use the admin API`);
-    }
-    if (token && request.url.startsWith('/api/')) {
-      const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      if (!safeEqual(given, token)) {
-        reply.header('www-authenticate', 'Bearer realm="backlot admin"');
-        throw new AdminError(401, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
-      }
-    }
-  });
-
-  app.get('/', async (_request, reply) =>
-    reply.headers(pageHeaders).type('text/html; charset=utf-8').send(html),
-  );
-  app.get('/admin-page.js', async (_request, reply) =>
-    reply.headers(pageHeaders).type('text/javascript; charset=utf-8').send(script),
-  );
-  app.get('/admin-page.css', async (_request, reply) =>
-    reply.headers(pageHeaders).type('text/css; charset=utf-8').send(style),
-  );
-  app.get('/healthz', async () => ({ status: 'ok' }));
-
-  app.get('/api/services', async (request) => {
+  api.get('/services', async (request) => {
     const loopback = isLoopbackAddress(request.socket.remoteAddress);
     return {
       services: services.map((s) => ({
@@ -160,75 +222,71 @@ export async function startAdmin(options: AdminOptions): Promise<RunningAdmin> {
     };
   });
 
-  app.get<{ Params: { id: string }; Querystring: { after?: string } }>(
-    '/api/services/:id/requests',
+  api.get<{ Params: { id: string }; Querystring: { after?: string } }>(
+    '/services/:id/requests',
     async (request) => {
       const after = Number(request.query.after ?? 0);
-      if (!Number.isSafeInteger(after) || after < 0)
-        throw new AdminError(400, 'after: must be a whole number');
+      if (!Number.isSafeInteger(after) || after < 0) throw adminError(400, 'after: must be a whole number');
       return { entries: serviceOf(request.params.id).harness.journal.list(after) };
     },
   );
-  app.delete<{ Params: { id: string } }>('/api/services/:id/requests', async (request, reply) => {
+  api.delete<{ Params: { id: string } }>('/services/:id/requests', async (request, reply) => {
     serviceOf(request.params.id).harness.journal.clear();
     return reply.status(204).send();
   });
 
-  app.get<{ Params: { id: string } }>('/api/services/:id/faults', async (request) =>
+  api.get<{ Params: { id: string } }>('/services/:id/faults', async (request) =>
     ruleToJson(serviceOf(request.params.id).harness.faults.rule),
   );
-  app.put<{ Params: { id: string } }>('/api/services/:id/faults', async (request) => {
+  api.put<{ Params: { id: string } }>('/services/:id/faults', async (request) => {
     const { faults } = serviceOf(request.params.id).harness;
     const body = request.body;
     if (!body || typeof body !== 'object' || Array.isArray(body))
-      throw new AdminError(400, 'the body must be a JSON object: {"delayMs", "errorRate", "errorStatus"}');
+      throw adminError(400, 'the body must be a JSON object: {"delayMs", "errorRate", "errorStatus"}');
     const unknown = Object.keys(body).find((key) => !['delayMs', 'errorRate', 'errorStatus'].includes(key));
-    if (unknown) throw new AdminError(400, `${unknown}: unknown field (delayMs, errorRate, errorStatus)`);
+    if (unknown) throw adminError(400, `${unknown}: unknown field (delayMs, errorRate, errorStatus)`);
     try {
       faults.rule = ruleFromJson(body as Record<string, unknown>, faults.rule);
     } catch (error) {
-      throw new AdminError(400, (error as Error).message);
+      throw adminError(400, (error as Error).message);
     }
     return ruleToJson(faults.rule);
   });
 
-  app.get('/api/fault-headers', async () => ({ enabled: faultHeaders.enabled }));
-  app.put('/api/fault-headers', async (request) => {
+  api.get('/fault-headers', async () => ({ enabled: faultHeaders.enabled }));
+  api.put('/fault-headers', async (request) => {
     const enabled = (request.body as { enabled?: unknown } | undefined)?.enabled;
-    if (typeof enabled !== 'boolean') throw new AdminError(400, 'enabled: must be true or false');
+    if (typeof enabled !== 'boolean') throw adminError(400, 'enabled: must be true or false');
     faultHeaders.enabled = enabled;
     return { enabled };
   });
 
-  app.post('/api/reset', async (request) => {
+  api.post('/reset', async (request) => {
     const ids = idsOf(request.body);
-    await needState().reset(ids);
+    await stateCall(() => needState().reset(ids));
     return { reset: ids ?? services.map((s) => s.id) };
   });
-  app.get('/api/checkpoints', async () => ({ checkpoints: await needState().checkpoints() }));
-  app.post('/api/checkpoints', async (request, reply) => {
-    const name = (request.body as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string' || !checkpointName.test(name))
-      throw new AdminError(400, 'name: 1-64 letters, digits, dots, dashes or underscores');
+  api.get('/checkpoints', async () => ({
+    checkpoints: await stateCall(() => needState().checkpointSizes()),
+  }));
+  api.post('/checkpoints', async (request, reply) => {
+    const control = needState();
+    const name = checkpointNameOf((request.body as { name?: unknown } | undefined)?.name);
     const ids = idsOf(request.body);
-    await needState().checkpoint(name, ids);
+    await stateCall(() => control.checkpoint(name, ids));
     return reply.status(201).send({ name, services: ids ?? services.map((s) => s.id) });
   });
-  app.post<{ Params: { name: string } }>('/api/checkpoints/:name/restore', async (request) => {
-    const { name } = request.params;
+  api.post<{ Params: { name: string } }>('/checkpoints/:name/restore', async (request) => {
     const control = needState();
-    if (!(await control.checkpoints()).includes(name)) throw new AdminError(404, `no checkpoint "${name}"`);
+    const name = checkpointNameOf(request.params.name);
     const ids = idsOf(request.body);
-    await control.restore(name, ids);
+    await stateCall(() => control.restore(name, ids));
     return { restored: name, services: ids ?? services.map((s) => s.id) };
   });
-
-  await app.listen({ host: options.host, port: options.port });
-  const { port } = app.server.address() as { port: number };
-  const shown = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
-  return {
-    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/`,
-    token,
-    close: () => app.close(),
-  };
+  api.delete<{ Params: { name: string } }>('/checkpoints/:name', async (request, reply) => {
+    const control = needState();
+    const name = checkpointNameOf(request.params.name);
+    await stateCall(() => control.deleteCheckpoint(name));
+    return reply.status(204).send();
+  });
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Env } from '../config.js';
 import { usingPostgres } from '../../test/db.js';
 import { harnessEnv } from '../../test/harness.js';
+import type { Env } from '../config.js';
 import { start } from '../index.js';
 
 // `backlot reset` and `backlot checkpoint` on a data directory that start() (the same code as `backlot serve`)
@@ -69,6 +69,12 @@ const employees = async (b: Awaited<ReturnType<typeof start>>) =>
     (await (await fetch(`${b.url('employees')}/api/2/employees`)).json()) as { data: { id: number }[] }
   ).data.map((e) => e.id);
 
+function folderBytes(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(path.join(entry.parentPath, entry.name)).size, 0);
+}
+
 describe('backlot reset and backlot checkpoint', () => {
   test('save, restore and reset round trips on a stopped server', async () => {
     await session(async (b) => {
@@ -91,11 +97,11 @@ describe('backlot reset and backlot checkpoint', () => {
       assert.equal(await addItem(b.url('list'), 'eggs'), next.item);
       assert.equal(await addEmployee(b, 'Grace'), next.employee);
     });
-    assert.deepEqual(await backlot(['checkpoint', 'list', '--data-dir', dataDir], env), {
-      code: 0,
-      stdout: 'one\n',
-      stderr: '',
-    });
+    const listed = await backlot(['checkpoint', 'list', '--data-dir', dataDir], env);
+    assert.deepEqual([listed.code, listed.stderr], [0, '']);
+    // Each name with its size in bytes: the files on disk and, for employees, the tables' copies.
+    const [, bytes] = /^one {2}(\d+) bytes\n$/.exec(listed.stdout) ?? [];
+    assert.ok(Number(bytes) > folderBytes(path.join(dataDir, 'checkpoints', 'one')), listed.stdout);
 
     const reset = await backlot(['reset', 'list', '--data-dir', dataDir], env);
     assert.deepEqual(reset, { code: 0, stdout: 'reset list to the first-start state\n', stderr: '' });
@@ -109,6 +115,37 @@ describe('backlot reset and backlot checkpoint', () => {
       // The generated password (kept) still works after the reset.
       assert.equal(await addEmployee(b, 'Linus'), 25);
     });
+  });
+
+  test('delete removes a checkpoint; names keep their case and may hold dots', async () => {
+    for (const name of ['Login.v2', 'login.v2', 'x'.repeat(64)]) {
+      const saved = await backlot(['checkpoint', 'save', name, '--data-dir', dataDir], env);
+      assert.deepEqual(saved, {
+        code: 0,
+        stdout: `saved checkpoint "${name}" of list, employees\n`,
+        stderr: '',
+      });
+    }
+    const listed = await backlot(['checkpoint', 'list', '--data-dir', dataDir], env);
+    assert.deepEqual(
+      listed.stdout.split('\n').map((line) => line.split(' ')[0]),
+      ['Login.v2', 'login.v2', 'one', 'x'.repeat(64), ''],
+    );
+    const deleted = await backlot(['checkpoint', 'delete', 'Login.v2', '--data-dir', dataDir], env);
+    assert.deepEqual(deleted, {
+      code: 0,
+      stdout: 'deleted checkpoint "Login.v2" of list, employees\n',
+      stderr: '',
+    });
+    const again = await backlot(['checkpoint', 'delete', 'Login.v2', '--data-dir', dataDir], env);
+    assert.deepEqual(again, { code: 1, stdout: '', stderr: 'backlot: no checkpoint named "Login.v2"\n' });
+    const restore = await backlot(['checkpoint', 'restore', 'Login.v2', '--data-dir', dataDir], env);
+    assert.deepEqual(restore, { code: 1, stdout: '', stderr: 'backlot: no checkpoint named "Login.v2"\n' });
+    for (const name of ['login.v2', 'x'.repeat(64)]) {
+      assert.equal((await backlot(['checkpoint', 'delete', name, '--data-dir', dataDir], env)).code, 0);
+    }
+    const left = await backlot(['checkpoint', 'list', '--data-dir', dataDir], env);
+    assert.match(left.stdout, /^one {2}\d+ bytes\n$/);
   });
 
   test('while the server runs, the command says to use the admin API or start()', async () => {
@@ -135,15 +172,24 @@ describe('backlot reset and backlot checkpoint', () => {
 
   test('mistakes are refused with what to do', async () => {
     const cases: [string[], number, RegExp][] = [
-      [['checkpoint', 'frob'], 2, /^backlot: checkpoint: expected save, restore or list, got "frob"\nusage:/],
+      [
+        ['checkpoint', 'frob'],
+        2,
+        /^backlot: checkpoint: expected save, restore, delete or list, got "frob"\nusage:/,
+      ],
       [['checkpoint', 'save'], 2, /^backlot: checkpoint save: NAME is required/],
+      [['checkpoint', 'delete'], 2, /^backlot: checkpoint delete: NAME is required/],
       [['reset', 'nope'], 2, /^backlot: unknown service "nope" \(valid: profiles, /],
       [['reset', '--force'], 2, /^backlot: Unknown option '--force'/],
-      [
-        ['checkpoint', 'save', 'Bad Name', '--data-dir', dataDir],
-        1,
-        /^backlot: checkpoint name "Bad Name": use 1 to 40/,
-      ],
+      ...['Bad Name', '_seed', '.x', 'x'.repeat(65)].flatMap((name) =>
+        ['save', 'restore', 'delete'].map((verb): [string[], number, RegExp] => [
+          ['checkpoint', verb, name, '--data-dir', dataDir],
+          1,
+          new RegExp(
+            `^backlot: checkpoint name "${name.replace('.', '\\.')}": use 1 to 64 letters, digits, "\\.", "-" and "_", starting with a letter or digit\n$`,
+          ),
+        ]),
+      ),
       [
         ['checkpoint', 'restore', 'never', '--data-dir', dataDir],
         1,

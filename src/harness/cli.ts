@@ -7,6 +7,7 @@ import { DatabaseError, embeddedDataExists, noDatabase, openDatabase } from '../
 import { migrate } from '../platform/migrations.js';
 import { UsageError } from '../platform/service.js';
 import { findService, serviceIds, services } from '../services/index.js';
+import { checkpointNameRule, isCheckpointName } from './checkpoint-name.js';
 import { HarnessState, SEED, StateError, type StatefulService } from './state.js';
 import { stateUsage } from './usage.js';
 
@@ -28,12 +29,23 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
   const { values, positionals } = parsed;
   if (values.help) return usage;
   const action = verb === 'reset' ? 'reset' : positionals.shift();
-  if (action !== 'reset' && action !== 'save' && action !== 'restore' && action !== 'list') {
-    throw new UsageError(`checkpoint: expected save, restore or list, got "${action ?? ''}"\n${usage}`);
+  if (
+    action !== 'reset' &&
+    action !== 'save' &&
+    action !== 'restore' &&
+    action !== 'delete' &&
+    action !== 'list'
+  ) {
+    throw new UsageError(
+      `checkpoint: expected save, restore, delete or list, got "${action ?? ''}"\n${usage}`,
+    );
   }
-  const name = action === 'save' || action === 'restore' ? positionals.shift() : undefined;
-  if ((action === 'save' || action === 'restore') && !name) {
-    throw new UsageError(`checkpoint ${action}: NAME is required\n${usage}`);
+  const named = action === 'save' || action === 'restore' || action === 'delete';
+  const name = named ? positionals.shift() : undefined;
+  if (named && !name) throw new UsageError(`checkpoint ${action}: NAME is required\n${usage}`);
+  // The state's own rule, checked before the database is opened.
+  if (named && !isCheckpointName(name)) {
+    throw new StateError(`checkpoint name "${name}": use ${checkpointNameRule}`);
   }
   if (action === 'list' && positionals.length > 0) throw new UsageError(`checkpoint list takes no arguments`);
   const unknown = positionals.find((id) => !findService(id));
@@ -76,9 +88,14 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
       case 'restore':
         await state.restore(name!, positionals.length > 0 ? ids : undefined);
         return `restored checkpoint "${name}"`;
+      case 'delete':
+        await state.deleteCheckpoint(name!);
+        return `deleted checkpoint "${name}" of ${list}`;
       default: {
-        const names = await state.checkpoints();
-        return names.length > 0 ? names.join('\n') : `no checkpoints in ${dataDir}`;
+        const sizes = await state.checkpointSizes();
+        if (sizes.length === 0) return `no checkpoints in ${dataDir}`;
+        const width = Math.max(...sizes.map((c) => c.name.length));
+        return sizes.map((c) => `${c.name.padEnd(width)}  ${c.bytes} bytes`).join('\n');
       }
     }
   } finally {

@@ -5,14 +5,18 @@ import type { S3Settings } from '../platform/objects.js';
 
 /**
  * State that lives in files: the list's JSON file and profiles' stored images (a local folder or an S3 bucket).
- * A checkpoint keeps copies under `<dataDir>/checkpoints/<name>/<service>/`, or, for a bucket, in the bucket
- * itself under `.backlot-checkpoints/<name>/` (a prefix no upload can produce: profiles' keys start with a user id).
+ * A checkpoint keeps copies under `<dataDir>/checkpoints/<key>/<service>/` (`checkpointKey`: the name, or a hash
+ * of it), or, for a bucket, in the bucket itself under `.backlot-checkpoints/<key>/` (a prefix no upload can
+ * produce: profiles' keys start with a user id).
  */
 
 export interface FileState {
   capture(dir: string): Promise<void>;
   restore(dir: string): Promise<void>;
-  drop?(name: string): Promise<void>;
+  /** Removes what the checkpoint stored outside its folder (a bucket's copies). */
+  drop?(key: string): Promise<void>;
+  /** The bytes the checkpoint stored outside its folder. */
+  bytes?(key: string): Promise<number>;
 }
 
 /** Writes `text` beside `file` and renames it into place, so a reader never sees half of it. */
@@ -88,19 +92,21 @@ export function s3ObjectsState(settings: S3Settings): FileState & { close(): Pro
     }),
   }));
   const Bucket = settings.bucket;
-  const keys = async (prefix: string) => {
+  const objects = async (prefix: string) => {
     const { s3, client } = await sdk;
-    const found: string[] = [];
+    const found: { key: string; size: number }[] = [];
     let token: string | undefined;
     do {
       const page = await client.send(
         new s3.ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token }),
       );
-      for (const item of page.Contents ?? []) if (item.Key) found.push(item.Key);
+      for (const item of page.Contents ?? [])
+        if (item.Key) found.push({ key: item.Key, size: item.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return prefix ? found : found.filter((k) => !k.startsWith(checkpointPrefix));
+    return prefix ? found : found.filter((o) => !o.key.startsWith(checkpointPrefix));
   };
+  const keys = async (prefix: string) => (await objects(prefix)).map((o) => o.key);
   const copy = async (from: string, to: string) => {
     const { s3, client } = await sdk;
     const source = `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
@@ -113,7 +119,7 @@ export function s3ObjectsState(settings: S3Settings): FileState & { close(): Pro
       await client.send(new s3.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
     }
   };
-  // The checkpoint's name is the last part of its folder (`<dataDir>/checkpoints/<name>/profiles`).
+  // The checkpoint's key is the last part of its folder (`<dataDir>/checkpoints/<key>/profiles`).
   const prefixOf = (dir: string) => `${checkpointPrefix}${path.basename(path.dirname(dir))}/`;
   return {
     async capture(dir) {
@@ -129,8 +135,11 @@ export function s3ObjectsState(settings: S3Settings): FileState & { close(): Pro
       await remove(live.filter((k) => !kept.has(k)));
       await Promise.all(saved.map((key) => copy(key, key.slice(prefix.length))));
     },
-    async drop(name) {
-      await remove(await keys(`${checkpointPrefix}${name}/`));
+    async drop(key) {
+      await remove(await keys(`${checkpointPrefix}${key}/`));
+    },
+    async bytes(key) {
+      return (await objects(`${checkpointPrefix}${key}/`)).reduce((sum, o) => sum + o.size, 0);
     },
     async close() {
       (await sdk).client.destroy();

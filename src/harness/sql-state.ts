@@ -172,6 +172,17 @@ export class SqlState {
     this.restoreSql.delete(name);
   }
 
+  /** What the checkpoint's copies take in the database (tables with their TOAST data), 0 when there is none. */
+  async bytes(name: string): Promise<number> {
+    const { rows } = await this.db.query<{ bytes: string | null }>(
+      `SELECT sum(pg_total_relation_size(c.oid))::int8 AS bytes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind = 'r'`,
+      [checkpointSchema(this.schema, name)],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
   /** Names of this schema's checkpoints. */
   async names(): Promise<string[]> {
     const prefix = `${this.schema}__cp_`;

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { harnessEnv } from '../../test/harness.js';
-import { png, uploadParts, multipart } from '../../test/profiles.js';
+import { multipart, png, uploadParts } from '../../test/profiles.js';
 import { type Backlot, StateError, start } from '../index.js';
 
 // Reset and checkpoints of every stateful service, seen as a client sees them: what the API lists, the id the
@@ -183,7 +186,7 @@ describe('checkpoints', () => {
     ]);
     assert.deepEqual(await p.employees.list(), employees);
     await assert.rejects(b.restore('employees-only', ['list']), {
-      name: 'StateError',
+      name: 'CheckpointNotFound',
       message: 'checkpoint "employees-only" has no data for list',
     });
     await b.reset();
@@ -197,19 +200,69 @@ describe('checkpoints', () => {
   });
 
   test('bad names, unknown services and checkpoints are refused with a message', async () => {
-    for (const name of ['', 'Upper', '_seed', 'a b', '../x', 'x'.repeat(41)]) {
-      await assert.rejects(
-        b.checkpoint(name),
-        (e: Error) => e instanceof StateError && /checkpoint name/.test(e.message),
-      );
+    for (const name of ['', '_seed', '_x', '.x', '-x', 'a b', '../x', 'ä', 'x'.repeat(65)]) {
+      for (const attempt of [b.checkpoint(name), b.restore(name), b.deleteCheckpoint(name)]) {
+        await assert.rejects(attempt, {
+          name: 'StateError',
+          message: `checkpoint name "${name}": use 1 to 64 letters, digits, ".", "-" and "_", starting with a letter or digit`,
+        });
+      }
     }
-    await assert.rejects(b.restore('never-saved'), {
-      name: 'StateError',
-      message: 'no checkpoint named "never-saved"',
-    });
+    for (const attempt of [b.restore('never-saved'), b.deleteCheckpoint('never-saved')]) {
+      await assert.rejects(attempt, (e: Error) => {
+        assert.ok(e instanceof StateError);
+        assert.deepEqual([e.name, e.message], ['CheckpointNotFound', 'no checkpoint named "never-saved"']);
+        return true;
+      });
+    }
     await assert.rejects(b.reset(['nope']), {
       name: 'StateError',
       message: 'unknown service "nope" (not served here)',
     });
   });
+
+  test('names keep their case, may hold dots and 64 characters; sizes count the database copies; delete', async () => {
+    const p = probes();
+    const root = path.join(b.dataDir, 'checkpoints');
+    const earlier = await b.checkpoints();
+    const foldersBefore = (await readdir(root)).sort();
+    const names = ['Upper', 'upper', 'Login.v2', 'x'.repeat(64)];
+    const saved: Record<string, unknown> = {};
+    for (const name of names) {
+      await p.employees.create(name);
+      await b.checkpoint(name, ['employees', 'list']);
+      saved[name] = await p.employees.list();
+    }
+    assert.deepEqual(await b.checkpoints(), [...earlier, ...names].sort());
+    for (const name of names) {
+      await b.restore(name);
+      assert.deepEqual(await p.employees.list(), saved[name], name);
+    }
+    const added = (await readdir(root)).filter((f) => !foldersBefore.includes(f));
+    assert.equal(added.length, names.length, 'one folder per name, whatever its case');
+    const sizes = (await b.checkpointSizes()).filter((c) => names.includes(c.name));
+    assert.deepEqual(
+      sizes.map((c) => c.name),
+      [...names].sort(),
+    );
+    for (const { name, bytes } of sizes) {
+      const folder = added.find((f) => readFileSync(path.join(root, f, 'name'), 'utf8') === name);
+      assert.ok(folder, `${name} has a folder`);
+      // The employees tables' copies are in the database: the size is more than the folder's files.
+      assert.ok(bytes > (await folderBytes(path.join(root, folder))) + 8192, `${name}: ${bytes}`);
+    }
+    for (const name of names) await b.deleteCheckpoint(name);
+    assert.deepEqual(await b.checkpoints(), earlier);
+    assert.deepEqual((await readdir(root)).sort(), foldersBefore);
+    await assert.rejects(b.restore('Upper'), { name: 'CheckpointNotFound' });
+    await b.reset();
+  });
 });
+
+async function folderBytes(dir: string) {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) bytes += statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return bytes;
+}

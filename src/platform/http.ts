@@ -22,7 +22,7 @@ import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
-import type { ErrorInfo, ServiceDefinition } from './service.js';
+import type { AppSurface, ErrorInfo } from './service.js';
 
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -38,6 +38,8 @@ export interface AppOptions {
   allowedHosts?: string[];
   /** The test harness's faults and request journal for this service. */
   harness?: ServiceHarness;
+  /** How long a request may take to arrive, headers and body (default 120 s). */
+  requestTimeout?: number;
 }
 
 const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
@@ -109,10 +111,7 @@ const rewriteWith =
  * DNS-rebinding Host check, body limits, the service's own error shape for every failure, health and readiness,
  * and OpenAPI docs for REST services.
  */
-export async function createApp(
-  service: ServiceDefinition<any>,
-  options: AppOptions,
-): Promise<FastifyInstance> {
+export async function createApp(service: AppSurface, options: AppOptions): Promise<FastifyInstance> {
   const expose = ['x-request-id', ...(service.exposeHeaders ?? [])].join(', ');
   const logsRequests = ['trace', 'debug', 'info'].includes(options.logger.level);
   const fastPath = logsRequests ? undefined : options.fastPath;
@@ -122,6 +121,7 @@ export async function createApp(
         beforeFastPath(harness, service.docsPath, req, res, id, serve, toFastify)
     : undefined;
   let open = true;
+  const requestTimeout = options.requestTimeout ?? 120_000;
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
@@ -129,8 +129,13 @@ export async function createApp(
     // The incoming x-request-id is vetted in genReqId rather than trusted as is.
     requestIdHeader: false,
     genReqId: requestIdOf,
-    // Slow or idle clients must not hold sockets forever.
-    requestTimeout: 120_000,
+    // Slow or idle clients must not hold sockets forever. Node checks every connectionsCheckingInterval (30 s
+    // by default, which would stretch a shorter timeout), and ignores a request timeout below its headers timeout.
+    requestTimeout,
+    http: {
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, requestTimeout / 4)),
+      headersTimeout: Math.min(60_000, requestTimeout),
+    },
     keepAliveTimeout: 5_000,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

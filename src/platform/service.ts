@@ -161,6 +161,12 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   commands?: Record<string, NoInfer<ServiceCommand<S>>>;
 }
 
+/** What the app factory (`createApp`) serves: a service, or the harness's admin API and page. */
+export type AppSurface = Pick<
+  ServiceDefinition,
+  'title' | 'openapi' | 'docsPath' | 'errorBody' | 'exposeHeaders' | 'caseInsensitivePaths' | 'beforeRouting'
+> & { id: string };
+
 /** Keeps each definition's settings type while collecting them in one registry. */
 export function defineService<S>(definition: ServiceDefinition<S>): ServiceDefinition<S> {
   return definition;
