@@ -192,3 +192,26 @@ function trustProxySetting(raw: string | undefined): boolean | string {
   }
   return raw;
 }
+
+/** A delay setting: fixed (`min === max`) or a range, in milliseconds. */
+export interface DelayRange {
+  min: number;
+  max: number;
+}
+
+export const maxDelayMs = 600_000;
+
+/** `1500` or `100-300` (random in the range, inclusive); throws a message naming `name`. */
+export function parseDelay(raw: string, name: string): DelayRange {
+  const match = /^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$/.exec(raw);
+  const min = match ? Number(match[1]) : Number.NaN;
+  const max = match?.[2] !== undefined ? Number(match[2]) : min;
+  if (!match || max < min || max > maxDelayMs) {
+    throw new ConfigError(
+      `${name}: must be milliseconds (0-${maxDelayMs}) or a range like 100-300, got "${raw}"`,
+    );
+  }
+  return { min, max };
+}
+
+export const delayText = ({ min, max }: DelayRange) => (min === max ? `${min}` : `${min}-${max}`);

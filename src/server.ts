@@ -4,7 +4,7 @@ import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
 import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults.js';
 import type { JournalEntry } from './harness/journal.js';
-import { newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
+import { harnessWrapper, newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
 import { HarnessState } from './harness/state.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, noDatabase, openDatabase } from './platform/database.js';
@@ -131,7 +131,7 @@ export async function buildService<S>(
     ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
     version,
     fastPath: running.fastPath,
-    harness,
+    harness: harness && harnessWrapper(harness),
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GlobalSettings } from '../config.js';
-import type { Backlot } from '../server.js';
-import { type RunningAdmin, type StateControl, startAdmin } from './admin.js';
+import { type AdminService, type RunningAdmin, type StateControl, startAdmin } from './admin.js';
+import type { FaultHeaders } from './faults.js';
 
 /**
  * Starts the admin page and API beside `backlot serve`'s services, and words its banner lines. With ADMIN_PORT
@@ -9,7 +9,7 @@ import { type RunningAdmin, type StateControl, startAdmin } from './admin.js';
  * free, like the services' own ports.
  */
 export async function serveAdmin(
-  backlot: Backlot,
+  backlot: { services: AdminService[]; faultHeaders: FaultHeaders },
   global: GlobalSettings,
   logger: FastifyBaseLogger,
   state?: StateControl,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../../test/service.js';
+import { parseDelay } from '../config.js';
 import type { ServiceDefinition } from '../platform/service.js';
 import { content } from '../services/content/index.js';
 import { employees } from '../services/employees/index.js';
@@ -9,7 +10,7 @@ import { machines } from '../services/machines/index.js';
 import { posts } from '../services/posts/index.js';
 import { profiles } from '../services/profiles/index.js';
 import { things } from '../services/things/index.js';
-import { faultRuleFromEnv, parseDelay, ruleFromJson } from './faults.js';
+import { faultRuleFromEnv, ruleFromJson } from './faults.js';
 
 // Every assertion on time is a lower bound: a busy machine can only make answers later, never earlier.
 

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { ConfigError, type Env, envString } from '../config.js';
+import { ConfigError, type DelayRange, delayText, type Env, envString, parseDelay } from '../config.js';
 
 /** Latency and errors added to a service's answers: a fixed or random delay, and a share of requests failed. */
 export interface FaultRule {
   /** Milliseconds before the service handles a request: `min === max` for a fixed delay. */
-  delay: { min: number; max: number };
+  delay: DelayRange;
   /** Share of requests (0–1) answered with `errorStatus` instead of being handled. */
   errorRate: number;
   errorStatus: number;
@@ -17,21 +17,7 @@ export interface FaultRuleJson {
   errorStatus: number;
 }
 
-export const maxDelayMs = 600_000;
 export const noFaults: FaultRule = { delay: { min: 0, max: 0 }, errorRate: 0, errorStatus: 503 };
-
-/** `1500` or `100-300` (random in the range, inclusive); throws a message naming `name`. */
-export function parseDelay(raw: string, name: string): FaultRule['delay'] {
-  const match = /^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$/.exec(raw);
-  const min = match ? Number(match[1]) : Number.NaN;
-  const max = match?.[2] !== undefined ? Number(match[2]) : min;
-  if (!match || max < min || max > maxDelayMs) {
-    throw new ConfigError(
-      `${name}: must be milliseconds (0-${maxDelayMs}) or a range like 100-300, got "${raw}"`,
-    );
-  }
-  return { min, max };
-}
 
 export function parseErrorRate(raw: string, name: string): number {
   const rate = /^\s*(0|1|0?\.\d+|1\.0*)\s*$/.test(raw) ? Number(raw) : Number.NaN;
@@ -62,8 +48,6 @@ export function faultRuleFromEnv(env: Env, id: string, defaultDelayMs = 0): Faul
     errorStatus: status === undefined ? 503 : parseErrorStatus(status, `${prefix}_ERROR_STATUS`),
   };
 }
-
-export const delayText = ({ min, max }: FaultRule['delay']) => (min === max ? `${min}` : `${min}-${max}`);
 
 export function ruleToJson(rule: FaultRule): FaultRuleJson {
   return { delayMs: delayText(rule.delay), errorRate: rule.errorRate, errorStatus: rule.errorStatus };

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GlobalSettings } from '../config.js';
 import type { HttpError } from '../platform/errors.js';
+import type { RequestWrapper } from '../platform/http.js';
 import { exempt, type FaultDecision, FaultHeaders, type FaultRule, pathOf, ServiceFaults } from './faults.js';
 import { arrivedAt, installJournal, journalled, ServiceJournal } from './journal.js';
 
@@ -171,4 +172,13 @@ declare module 'fastify' {
     /** false: the harness's faults never touch this route (home pages, docs assets). */
     faults?: boolean;
   }
+}
+
+/** The harness as the platform's app factory takes it: its hooks on Fastify and its fast-path gate. */
+export function harnessWrapper(harness: ServiceHarness): RequestWrapper {
+  return {
+    install: (app, docsPath, refuse) => installHarness(app, harness, docsPath, refuse),
+    fastPathGate: (docsPath) => (req, res, id, serve, toFastify) =>
+      beforeFastPath(harness, docsPath, req, res, id, serve, toFastify),
+  };
 }

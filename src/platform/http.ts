@@ -13,7 +13,6 @@ import Fastify, {
   type FastifyRequest,
   type FastifySchemaCompiler,
 } from 'fastify';
-import { beforeFastPath, installHarness, type ServiceHarness } from '../harness/service-harness.js';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
 import { HttpError } from './errors.js';
@@ -36,10 +35,25 @@ export interface AppOptions {
   cors: CorsPolicy;
   /** Host names accepted besides loopback names and IP literals; undefined when the DNS-rebinding check is off. */
   allowedHosts?: string[];
-  /** The test harness's faults and request journal for this service. */
-  harness?: ServiceHarness;
+  /** What wraps every request from above the platform: the test harness's faults and journal. */
+  harness?: RequestWrapper;
   /** How long a request may take to arrive, headers and body (default 120 s). */
   requestTimeout?: number;
+}
+
+/**
+ * Something from above the platform that sees every request of an app, on both paths (the harness: delays,
+ * injected errors, the journal). The platform knows only this shape, so it imports nothing above itself.
+ */
+export interface RequestWrapper {
+  /** Hooks it adds to the Fastify app; `refuse` words a refusal in the surface's own error shape. */
+  install(
+    app: FastifyInstance,
+    docsPath: string,
+    refuse: (request: FastifyRequest, status: number, message: string, code: string) => HttpError,
+  ): void;
+  /** Its wrapper around posts-style fast-path answers. */
+  fastPathGate(docsPath: string): FastPathGate;
 }
 
 const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
@@ -116,10 +130,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   const logsRequests = ['trace', 'debug', 'info'].includes(options.logger.level);
   const fastPath = logsRequests ? undefined : options.fastPath;
   const { cors, allowedHosts, harness } = options;
-  const gate: FastPathGate | undefined = harness
-    ? (req, res, id, serve, toFastify) =>
-        beforeFastPath(harness, service.docsPath, req, res, id, serve, toFastify)
-    : undefined;
+  const gate = harness?.fastPathGate(service.docsPath);
   let open = true;
   const requestTimeout = options.requestTimeout ?? 120_000;
   const app = Fastify({
@@ -195,11 +206,9 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
     }
     done();
   });
-  if (harness) {
-    installHarness(app, harness, service.docsPath, (request, status, message, code) =>
-      answer({ status, message, code, requestId: request.id, route: routeOf(request) }),
-    );
-  }
+  harness?.install(app, service.docsPath, (request, status, message, code) =>
+    answer({ status, message, code, requestId: request.id, route: routeOf(request) }),
+  );
 
   // Preflights: any route may be called cross-origin by the pages the policy allows.
   app.options('*', { schema: { hide: true } }, (request, reply) => {

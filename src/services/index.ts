@@ -1,18 +1,16 @@
 import type { ServiceEntry, ServiceId } from '../platform/service.js';
-import {
-  contentManifest,
-  employeesManifest,
-  listManifest,
-  machinesManifest,
-  postsManifest,
-  profilesManifest,
-  thingsManifest,
-} from './manifests.js';
+import { contentManifest } from './content/manifest.js';
+import { employeesManifest } from './employees/manifest.js';
+import { listManifest } from './list/manifest.js';
+import { machinesManifest } from './machines/manifest.js';
+import { postsManifest } from './posts/manifest.js';
+import { profilesManifest } from './profiles/manifest.js';
+import { thingsManifest } from './things/manifest.js';
 
 /**
  * Every service backlot serves, in banner order: its manifest, and its module, imported only when it is served
  * (so `--help` or `serve list` never load GraphQL, the S3 SDK or another service's routes). Adding a service is
- * one manifest import and one entry here.
+ * one import of its manifest (`<id>/manifest.ts`) and one entry here.
  */
 export const services: ServiceEntry<any>[] = [
   { ...profilesManifest, load: async () => (await import('./profiles/index.js')).profiles },

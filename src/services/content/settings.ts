@@ -1,6 +1,6 @@
 import { ConfigError, type Env, envInt, envString } from '../../config.js';
+import { s3Settings } from '../../platform/object-settings.js';
 import type { S3Settings } from '../../platform/objects.js';
-import { s3Settings } from '../profiles/settings.js';
 
 export interface ContentSettings {
   siteName: string;

@@ -1,8 +1,8 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { newToken } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
-import { employeesManifest } from '../manifests.js';
 import { Authenticator } from './auth.js';
+import { employeesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { employeeRoutes, errorBody, prefix } from './routes.js';
 import type { ConfiguredAccount, EmployeesSettings } from './settings.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineService } from '../../platform/service.js';
-import { listManifest } from '../manifests.js';
+import { listManifest } from './manifest.js';
 import { listRoutes } from './routes.js';
 import { ListStore } from './store.js';
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { type Env, envInt, envString } from '../../config.js';
-import { delayText, parseDelay } from '../../harness/faults.js';
+import { delayText, type Env, envInt, envString, parseDelay } from '../../config.js';
 
 /** The spec's delay before every API answer; the harness applies it (LIST_DELAY_MS is list's `<ID>_DELAY_MS`). */
 export const listDelayMs = 1500;

@@ -1,7 +1,7 @@
 import { LoginLimiter } from '../../platform/login-limit.js';
 import { defineService } from '../../platform/service.js';
-import { machinesManifest } from '../manifests.js';
 import { errorBody } from './errors.js';
+import { machinesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { machinesRoutes } from './routes.js';
 import { deleteOldCounters } from './store.js';

@@ -1,6 +1,6 @@
 import { defineService } from '../../platform/service.js';
-import { postsManifest } from '../manifests.js';
 import { Catalog } from './catalog.js';
+import { postsManifest } from './manifest.js';
 import { applyMethodOverride } from './method-override.js';
 import { postsFastPath, postsRoutes } from './routes.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { LocalObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/objects.js';
 import { defineService } from '../../platform/service.js';
-import { profilesManifest } from '../manifests.js';
+import { profilesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { profilesRoutes } from './routes.js';
 import { createUserStore } from './store.js';

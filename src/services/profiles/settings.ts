@@ -1,4 +1,5 @@
-import { ConfigError, type Env, envBool, envEnum, envInt, envString } from '../../config.js';
+import { ConfigError, type Env, envInt, envString } from '../../config.js';
+import { absoluteUrl, s3Settings } from '../../platform/object-settings.js';
 import { maxSinglePutBytes, type S3Settings } from '../../platform/objects.js';
 
 export interface ProfilesSettings {
@@ -13,48 +14,7 @@ export interface ProfilesSettings {
   publicUrlTemplate?: string;
 }
 
-const storageVariables = {
-  endpoint: 'STORAGE_ENDPOINT',
-  region: 'STORAGE_REGION',
-  bucket: 'STORAGE_BUCKET',
-  accessKeyId: 'STORAGE_ACCESS_KEY',
-  secretAccessKey: 'STORAGE_SECRET_KEY',
-} as const;
-
 export const defaultAllowedTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
-
-function absoluteUrl(name: string, value: string) {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {}
-  throw new ConfigError(`${name}: must be an http(s) URL, got "${value}"`);
-}
-
-export function s3Settings(env: Env): S3Settings | undefined {
-  const values = Object.fromEntries(
-    Object.entries(storageVariables).map(([field, name]) => [field, envString(env, name)]),
-  ) as Record<keyof typeof storageVariables, string | undefined>;
-  const missing = Object.entries(storageVariables)
-    .filter(([field]) => values[field as keyof typeof storageVariables] === undefined)
-    .map(([, name]) => name);
-  if (missing.length === Object.keys(storageVariables).length) return undefined;
-  if (missing.length > 0) {
-    throw new ConfigError(
-      `${missing.join(', ')}: must be set too, since the other STORAGE_* settings are (set all five for S3, or none for the embedded store)`,
-    );
-  }
-  const acl = envEnum(env, 'STORAGE_ACL', ['public-read', 'none'] as const, 'public-read');
-  return {
-    endpoint: absoluteUrl('STORAGE_ENDPOINT', values.endpoint as string),
-    region: values.region as string,
-    bucket: values.bucket as string,
-    accessKeyId: values.accessKeyId as string,
-    secretAccessKey: values.secretAccessKey as string,
-    forcePathStyle: envBool(env, 'STORAGE_FORCE_PATH_STYLE', false),
-    acl: acl === 'none' ? undefined : acl,
-  };
-}
 
 export function profilesSettings(env: Env): ProfilesSettings {
   const s3 = s3Settings(env);

@@ -1,8 +1,8 @@
 import { defineService } from '../../platform/service.js';
-import { thingsManifest } from '../manifests.js';
 import { commands } from './commands.js';
 import { openDatastore } from './datastore.js';
 import { errorBody } from './errors.js';
+import { thingsManifest } from './manifest.js';
 import { migrations } from './migrations.js';
 import { thingsRoutes } from './routes.js';
 import { ThingsStore } from './store.js';
