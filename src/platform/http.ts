@@ -20,6 +20,7 @@ import { HttpError } from './errors.js';
 import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
+import { requestLogSerializer } from './redaction.js';
 import { authScheme } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
@@ -124,7 +125,7 @@ export async function createApp(
     : undefined;
   let open = true;
   const app = Fastify({
-    loggerInstance: options.logger,
+    loggerInstance: options.logger.child({}, { serializers: { req: requestLogSerializer } }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     // The incoming x-request-id is vetted in genReqId rather than trusted as is.
