@@ -21,14 +21,14 @@ import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './f
 import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
 import { requestLogSerializer } from './redaction.js';
-import { authScheme } from './request.js';
+import { authScheme, warnOfUntrustedProxy } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { ErrorInfo, ServiceDefinition } from './service.js';
 
 export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
-  trustProxy: boolean | string;
+  trustProxy: string | false;
   /** Readiness: resolves when the service's dependencies answer. */
   ready: () => Promise<void>;
   version: string;
@@ -182,6 +182,7 @@ export async function createApp(
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(request.raw, request.id, cors, expose));
+    if (!options.trustProxy) warnOfUntrustedProxy(request);
     if (allowedHosts && !hostAllowed(request.headers.host, allowedHosts)) {
       return done(refuse(request, 'Blocked request: this host is not allowed (see ALLOWED_HOSTS)'));
     }
