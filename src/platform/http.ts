@@ -16,7 +16,7 @@ import Fastify, {
 import { beforeFastPath, installHarness, type ServiceHarness } from '../harness/service-harness.js';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
-import { HttpError } from './errors.js';
+import { clientError, HttpError } from './errors.js';
 import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
@@ -81,14 +81,8 @@ export const htmlSecurityHeaders = {
  */
 export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) => {
   if (body === '') {
-    const error = Object.assign(
-      new Error("Body cannot be empty when content-type is set to 'application/json'"),
-      {
-        statusCode: 400,
-        code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
-      },
-    );
-    return done(error, undefined);
+    const message = "Body cannot be empty when content-type is set to 'application/json'";
+    return done(clientError(400, message, 'FST_ERR_CTP_EMPTY_JSON_BODY'), undefined);
   }
   try {
     done(null, parseJsonBody(body));
@@ -170,7 +164,7 @@ export async function createApp(
   };
   const send = (reply: FastifyReply, error: HttpError) => {
     if (error.headers) reply.headers(error.headers);
-    return reply.status(error.status).send(error.body);
+    return reply.status(error.statusCode).send(error.body);
   };
   const routeOf = (request: FastifyRequest): ErrorInfo['route'] => ({
     url: request.routeOptions.url,
@@ -210,7 +204,7 @@ export async function createApp(
   // One path for every error: an HttpError (a service's own answer) is sent as is; anything else becomes an
   // ErrorInfo that the service's errorBody words. A 5xx is logged with the request id and its body names no internals.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) return send(reply, error);
+    if (error instanceof HttpError && error.decided) return send(reply, error);
     const unavailable = isUnavailable(error);
     const status = unavailable ? 503 : error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');

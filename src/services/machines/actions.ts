@@ -116,7 +116,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
           const action = await startAction(db, settings, machine.id, request.body, w);
           if (action) actions.push(action);
         } catch (error) {
-          if (!(error instanceof HttpError && error.status === 422)) throw error;
+          if (!(error instanceof HttpError && error.statusCode === 422)) throw error;
         }
       }
       reply.code(201);
