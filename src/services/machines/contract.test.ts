@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { assertMatchesOracle } from '../../../test/oracles/digitalocean.js';
 import type { TestService } from '../../../test/service.js';
+import { assertMatchesOracle } from '../../../test/oracles/digitalocean.js';
 import type { MachinesSettings } from './settings.js';
 import { auth, startMachines, tokens } from './support.test.js';
 
