@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import dotenv from 'dotenv';
 
@@ -80,8 +81,11 @@ export interface GlobalSettings {
   /** How long shutdown waits for in-flight requests before closing sockets. */
   shutdownGraceMs: number;
   database: DatabaseSettings;
-  /** Fastify's trustProxy: whether X-Forwarded-* from a proxy decide client address, protocol and host. */
-  trustProxy: boolean | string;
+  /**
+   * Fastify's trustProxy: the proxies (addresses, CIDRs, named ranges, comma-separated) whose X-Forwarded-* decide
+   * the client's address, protocol and host; false to believe none.
+   */
+  trustProxy: string | false;
   /** Pages (origins) that may use services with credentials from a browser, besides loopback pages. */
   corsOrigins: string[] | '*';
   /** Host names accepted in `Host` when the DNS-rebinding check is on; `*` turns the check off. */
@@ -183,14 +187,39 @@ function listSetting(env: Env, name: string, item: RegExp): string[] | '*' | und
   return items.map((s) => s.toLowerCase());
 }
 
-/** `true`/`false`, or the proxies' addresses/CIDRs separated by commas (Fastify's trustProxy forms). */
-function trustProxySetting(raw: string | undefined): boolean | string {
-  if (raw === undefined || ['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (!/^[\d.:a-fA-F/, ]+$/.test(raw)) {
-    throw new ConfigError(`TRUST_PROXY: must be true, false or addresses/CIDRs, got "${raw}"`);
+const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustedForms =
+  "the proxies' addresses or CIDRs, or loopback, linklocal, uniquelocal, comma-separated (e.g. TRUST_PROXY=loopback,10.0.0.0/8)";
+
+/** One trusted proxy: an address, a CIDR (`10.0.0.0/8`, `fd00::/8`), an address/netmask, or a named range. */
+function isProxyAddress(item: string): boolean {
+  if (namedRanges.has(item)) return true;
+  const [address = '', mask, extra] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (mask === undefined) return true;
+  if (/^\d{1,3}$/.test(mask)) return Number(mask) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(mask) === 4;
+}
+
+/**
+ * The proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy` as a comma list), or false.
+ * `true` (trust every hop) is refused: any client could then choose the address the failed-login limit counts,
+ * guessing without limit or locking others out. A hop count is refused too: Fastify 5.12 ignores it (it cannot
+ * tell a proxy from a client that sends enough hops).
+ */
+function trustProxySetting(raw: string | undefined): string | false {
+  const value = raw?.trim().toLowerCase();
+  if (value === undefined || ['', 'false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on'].includes(value)) {
+    throw new ConfigError(
+      `TRUST_PROXY: "${raw}" would let any client choose its address; list ${trustedForms}`,
+    );
   }
-  return raw;
+  const items = value.split(',').map((item) => item.trim());
+  const bad = items.find((item) => !isProxyAddress(item));
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY: "${bad}" is not valid; list ${trustedForms}`);
+  return items.join(',');
 }
 
 /** A delay setting: fixed (`min === max`) or a range, in milliseconds. */

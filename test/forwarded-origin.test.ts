@@ -13,7 +13,7 @@ const forwarded = {
 describe('behind a proxy (TRUST_PROXY), links use the public origin; otherwise the Host the client used', () => {
   test('list: Location of a created item and the Link of a page', async () => {
     for (const [trust, origin] of [
-      ['true', 'https://api.example.com'],
+      ['loopback', 'https://api.example.com'],
       ['false', 'http://internal:3333'],
     ] as const) {
       const service = await startTestService(list, { env: { LIST_DELAY_MS: '0', TRUST_PROXY: trust } });
@@ -39,7 +39,7 @@ describe('behind a proxy (TRUST_PROXY), links use the public origin; otherwise t
 
   test('posts: the Link of a page', async () => {
     for (const [trust, origin] of [
-      ['true', 'https://api.example.com'],
+      ['loopback', 'https://api.example.com'],
       ['false', 'http://internal:3333'],
     ] as const) {
       const service = await startTestService(posts, { env: { TRUST_PROXY: trust } });

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { startTestService } from '../../test/service.js';
 import { globalSettings } from '../config.js';
+import { redactValue } from '../platform/redaction.js';
 import { planServices, startBacklot } from '../server.js';
 import { findService } from '../services/index.js';
 import { list } from '../services/list/index.js';
 import { things } from '../services/things/index.js';
-import { redactValue } from './journal.js';
 
 const json = { 'content-type': 'application/json' };
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { isSecretName, redacted, redactHeaders, redactValue } from '../platform/redaction.js';
 import { pathOf } from './faults.js';
 
 /** One request a service answered, as the journal keeps it (secrets replaced by `[redacted]`). */
@@ -28,53 +29,15 @@ export interface JournalSettings {
   bodies: boolean;
 }
 
-const redacted = '[redacted]';
-const secretHeaders = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'db-user-secret',
-  'x-api-key',
-]);
-/** Field and parameter names that carry secrets, in bodies and query strings (`password`, `access_token`, …). */
-const secretName = /pass(word)?|secret|token|api[-_]?key|authorization|cookie/i;
+/** Bodies whose text is longer are kept as their size only, requests and answers alike. */
 const maxBodyText = 64 * 1024;
-
-export function redactHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = secretHeaders.has(name) ? redacted : value;
-  }
-  return out;
-}
-
-/** A copy of a JSON-like value with secret-named fields replaced; anything else (streams, files) is described. */
-export function redactValue(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 20) return '[too deep]';
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return Buffer.isBuffer(value) ? `[${value.length} bytes]` : `[${proto?.constructor?.name ?? 'object'}]`;
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    out[key] =
-      secretName.test(key) && item !== null && typeof item !== 'object'
-        ? redacted
-        : redactValue(item, depth + 1);
-  }
-  return out;
-}
 
 export function queryOf(url: string | undefined): Record<string, string | string[]> {
   const start = url?.indexOf('?') ?? -1;
   const query: Record<string, string | string[]> = {};
   if (!url || start === -1) return query;
   for (const [key, value] of new URLSearchParams(url.slice(start + 1))) {
-    const shown = secretName.test(key) ? redacted : value;
+    const shown = isSecretName(key) ? redacted : value;
     const seen = query[key];
     query[key] = seen === undefined ? shown : Array.isArray(seen) ? [...seen, shown] : [seen, shown];
   }
@@ -94,6 +57,22 @@ export function bodyOf(payload: unknown): unknown {
   }
   if (Buffer.isBuffer(payload)) return `[${payload.length} bytes]`;
   return '[stream]';
+}
+
+/**
+ * A request's parsed body as the journal keeps it: redacted, or only its size when over the cap, as answers are
+ * (200 entries of 1 MiB bodies would otherwise hold 200 MiB). A declared length says so before anything is copied.
+ */
+export function requestBodyOf(body: unknown, contentLength: string | undefined): unknown {
+  if (body === undefined || body === null) return body ?? undefined;
+  const declared = Number(contentLength);
+  if (declared > maxBodyText) return `[${declared} bytes]`;
+  if (typeof body === 'string') return body.length > maxBodyText ? `[${body.length} characters]` : body;
+  const kept = redactValue(body);
+  if (contentLength !== undefined) return kept;
+  // Sent in chunks, of no declared length: measured as the text it would be shown as.
+  const length = JSON.stringify(kept)?.length ?? 0;
+  return length > maxBodyText ? `[${length} characters]` : kept;
 }
 
 /**
@@ -220,7 +199,7 @@ export function installJournal(
         fault: faultOf(raw),
         ...(bodies
           ? {
-              requestBody: redactValue(request.body),
+              requestBody: requestBodyOf(request.body, request.headers['content-length']),
               responseBody: (request as unknown as Record<symbol, unknown>)[responseBody],
             }
           : {}),

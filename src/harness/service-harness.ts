@@ -67,7 +67,7 @@ export function installHarness(
     // Sent from here rather than thrown: a route's own error handler (profiles' GraphQL one) must not reword it.
     const send = (error: HttpError) => {
       reply
-        .code(error.status)
+        .code(error.statusCode)
         .headers(error.headers ?? {})
         .send(error.body);
     };

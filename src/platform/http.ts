@@ -15,18 +15,19 @@ import Fastify, {
 } from 'fastify';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
-import { HttpError } from './errors.js';
+import { clientError, HttpError } from './errors.js';
 import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
-import { authScheme } from './request.js';
+import { requestLogSerializer } from './redaction.js';
+import { authScheme, warnOfUntrustedProxy } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { AppSurface, ErrorInfo } from './service.js';
 
 export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
-  trustProxy: boolean | string;
+  trustProxy: string | false;
   /** Readiness: resolves when the service's dependencies answer. */
   ready: () => Promise<void>;
   version: string;
@@ -96,14 +97,8 @@ export const htmlSecurityHeaders = {
  */
 export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) => {
   if (body === '') {
-    const error = Object.assign(
-      new Error("Body cannot be empty when content-type is set to 'application/json'"),
-      {
-        statusCode: 400,
-        code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
-      },
-    );
-    return done(error, undefined);
+    const message = "Body cannot be empty when content-type is set to 'application/json'";
+    return done(clientError(400, message, 'FST_ERR_CTP_EMPTY_JSON_BODY'), undefined);
   }
   try {
     done(null, parseJsonBody(body));
@@ -134,7 +129,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   let open = true;
   const requestTimeout = options.requestTimeout ?? 120_000;
   const app = Fastify({
-    loggerInstance: options.logger,
+    loggerInstance: options.logger.child({}, { serializers: { req: requestLogSerializer } }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     // The incoming x-request-id is vetted in genReqId rather than trusted as is.
@@ -184,7 +179,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   };
   const send = (reply: FastifyReply, error: HttpError) => {
     if (error.headers) reply.headers(error.headers);
-    return reply.status(error.status).send(error.body);
+    return reply.status(error.statusCode).send(error.body);
   };
   const routeOf = (request: FastifyRequest): ErrorInfo['route'] => ({
     url: request.routeOptions.url,
@@ -196,6 +191,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(request.raw, request.id, cors, expose));
+    if (!options.trustProxy) warnOfUntrustedProxy(request);
     if (allowedHosts && !hostAllowed(request.headers.host, allowedHosts)) {
       return done(refuse(request, 'Blocked request: this host is not allowed (see ALLOWED_HOSTS)'));
     }
@@ -221,7 +217,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   // One path for every error: an HttpError (a service's own answer) is sent as is; anything else becomes an
   // ErrorInfo that the service's errorBody words. A 5xx is logged with the request id and its body names no internals.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) return send(reply, error);
+    if (error instanceof HttpError && error.decided) return send(reply, error);
     const unavailable = isUnavailable(error);
     const status = unavailable ? 503 : error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');

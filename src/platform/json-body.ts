@@ -1,4 +1,5 @@
 import secureJson from 'secure-json-parse';
+import { HttpError } from './errors.js';
 
 /**
  * How deeply a request body may nest arrays and objects. Real API payloads stay under ten levels; without a limit a
@@ -7,14 +8,15 @@ import secureJson from 'secure-json-parse';
 export const MAX_JSON_DEPTH = 64;
 
 /** A request body the platform refuses; services render it in their own error shape (status 400). */
-export class BodyError extends Error {
-  readonly statusCode = 400;
+export class BodyError extends HttpError {
+  override name = 'BodyError';
   constructor(
     message: string,
     /** `FST_ERR_CTP_INVALID_JSON_BODY` for text that is not JSON, so services keep their "not JSON" wording. */
-    readonly code: string,
+    override code: string,
   ) {
-    super(message);
+    super(400);
+    this.message = message;
   }
 }
 

@@ -20,6 +20,20 @@ export function publicOrigin(request: FastifyRequest, fallback?: string): string
   return fallback ?? `${request.protocol}://localhost`;
 }
 
+let warnedOfProxy = false;
+
+/**
+ * Without TRUST_PROXY a proxy's X-Forwarded-For is ignored, so every client behind it shares the proxy's address
+ * for the failed-login limit. Said once per process: the operator needs to know, not to read it per request.
+ */
+export function warnOfUntrustedProxy(request: FastifyRequest) {
+  if (warnedOfProxy || request.headers['x-forwarded-for'] === undefined) return;
+  warnedOfProxy = true;
+  request.log.warn(
+    `X-Forwarded-For arrived but TRUST_PROXY is not set: every client behind that proxy shares its address (${request.ip}) for failed-login limits; set TRUST_PROXY to the proxy's addresses`,
+  );
+}
+
 export interface BasicCredentials {
   user: string;
   password: string;

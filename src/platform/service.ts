@@ -153,7 +153,7 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   beforeRouting?(request: IncomingMessage): string | undefined;
   /**
    * Renders any error (validation, not found, 5xx) in this service's documented shape. Returns the body, sent with
-   * `error.status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).
+   * the ErrorInfo's `status`, or an `HttpError` to answer with another status (machines answers a bad body with 422).
    */
   errorBody(error: ErrorInfo): unknown;
   start(ctx: ServiceContext<S>): Promise<RunningService>;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { globalSettings } from '../../src/config.js';
 import type { ServiceId } from '../../src/platform/service.js';
 import { basic, contentAppPassword, credentials, editorPassword, startSecured } from './fixtures.js';
 
@@ -61,4 +62,80 @@ describe('brute force: failed logins are limited per client address, in the data
       }
     });
   }
+});
+
+describe('behind a proxy, the failed-login limit counts the address the configured proxies vouch for', () => {
+  test('TRUST_PROXY=true, a hop count or a bad address stops startup, naming the accepted forms', () => {
+    const forms =
+      "list the proxies' addresses or CIDRs, or loopback, linklocal, uniquelocal, comma-separated (e.g. TRUST_PROXY=loopback,10.0.0.0/8)";
+    for (const [value, message] of [
+      ['true', `TRUST_PROXY: "true" would let any client choose its address; ${forms}`],
+      ['1', `TRUST_PROXY: "1" is not valid; ${forms}`],
+      ['10.0.0.0/33', `TRUST_PROXY: "10.0.0.0/33" is not valid; ${forms}`],
+      ['proxy.internal', `TRUST_PROXY: "proxy.internal" is not valid; ${forms}`],
+    ]) {
+      assert.throws(() => globalSettings({ TRUST_PROXY: value }), { name: 'ConfigError', message });
+    }
+    assert.equal(
+      globalSettings({ TRUST_PROXY: ' 10.0.0.1, fd00::/8 ,loopback' }).trustProxy,
+      '10.0.0.1,fd00::/8,loopback',
+    );
+    assert.equal(globalSettings({}).trustProxy, false);
+  });
+
+  test('a client cannot choose its address; a trusted proxy names its clients', async () => {
+    const service = await startSecured('machines', {
+      env: { LOGIN_FAILURE_LIMIT: '2', TRUST_PROXY: '10.0.0.0/8' },
+    });
+    const wrong = `Bearer dop_v1_${'9f'.repeat(32)}`;
+    const send = (remoteAddress: string, forwardedFor: string) =>
+      service.app.inject({
+        url: '/v2/regions',
+        headers: { authorization: wrong, 'x-forwarded-for': forwardedFor },
+        remoteAddress,
+      });
+    try {
+      // Straight from the internet, each guess claiming another address: still one client.
+      for (const [i, forged] of ['198.51.100.1', '198.51.100.2', '198.51.100.3'].entries()) {
+        assert.equal((await send('203.0.113.7', forged)).statusCode, i < 2 ? 401 : 429, `guess ${i + 1}`);
+      }
+      // Through the proxy, the client it names is counted, not the proxy.
+      assert.equal((await send('10.1.2.3', '192.0.2.50')).statusCode, 401);
+      assert.equal((await send('10.1.2.3', '192.0.2.51')).statusCode, 401);
+      const { rows } = await service.db.query<{ client: string; failures: number }>(
+        'SELECT client, failures FROM machines.login_failures ORDER BY client',
+      );
+      assert.deepEqual(rows, [
+        { client: '192.0.2.50', failures: 1 },
+        { client: '192.0.2.51', failures: 1 },
+        { client: '203.0.113.7', failures: 2 },
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('without TRUST_PROXY, forwarded requests get one warning per process', async () => {
+    const logLines: string[] = [];
+    const service = await startSecured('machines', { logLines });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await service.app.inject({
+          url: '/v2/regions',
+          headers: { ...credentials.machines, 'x-forwarded-for': '192.0.2.9' },
+          remoteAddress: '10.0.0.2',
+        });
+        assert.equal(res.statusCode, 200);
+      }
+      const warnings = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+      assert.deepEqual(
+        warnings.map((entry) => entry.msg),
+        [
+          "X-Forwarded-For arrived but TRUST_PROXY is not set: every client behind that proxy shares its address (10.0.0.2) for failed-login limits; set TRUST_PROXY to the proxy's addresses",
+        ],
+      );
+    } finally {
+      await service.close();
+    }
+  });
 });

@@ -433,3 +433,79 @@ describe('HTML pages carry the security headers', () => {
     });
   }
 });
+
+describe('the journal and the request log redact secrets by one rule', () => {
+  test('secret-named fields are redacted whatever they hold; pwd, pin, otp, credentials, x-auth-token, _wpnonce, jwt too', async () => {
+    const service = await startTestService(things, { env: { BACKLOT_JOURNAL_BODIES: '1' } });
+    try {
+      const body = {
+        username: 'ada',
+        password: ['hunter2-in-an-array'],
+        credentials: { user: 'ada', key: 'nested-credential-1' },
+        pwd: 'pwd-secret-1',
+        pin: '482913',
+        otp: '771204',
+        shipping: 'kept',
+      };
+      const refused = await service.app.inject({
+        method: 'POST',
+        url: '/signup?_wpnonce=a1b2c3d4e5&jwt=eyJhbGciOi.x.y&page=2',
+        headers: { 'x-auth-token': 'header-token-value' },
+        payload: body,
+      });
+      assert.equal(refused.statusCode, 400);
+      const [entry] = service.harness.journal.list();
+      assert.deepEqual(entry?.requestBody, {
+        username: 'ada',
+        password: '[redacted]',
+        credentials: '[redacted]',
+        pwd: '[redacted]',
+        pin: '[redacted]',
+        otp: '[redacted]',
+        shipping: 'kept',
+      });
+      assert.deepEqual(entry?.query, { _wpnonce: '[redacted]', jwt: '[redacted]', page: '2' });
+      assert.equal(entry?.headers['x-auth-token'], '[redacted]');
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('the info request log shows the URL with secret query parameters redacted', async () => {
+    const logLines: string[] = [];
+    const service = await startTestService(posts, { logLines });
+    try {
+      const res = await service.app.inject({ url: '/posts/1?password=open-sesame-42&_wpnonce=n0nce9&id=1' });
+      assert.equal(res.statusCode, 200);
+      const urls = logLines.map((line) => JSON.parse(line).req?.url).filter(Boolean);
+      assert.deepEqual(urls, ['/posts/1?password=[redacted]&_wpnonce=[redacted]&id=1']);
+      assertNowhere('open-sesame-42', logLines, 'the log');
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a request body over 64 KiB is journalled as its size, as answers are', async () => {
+    const service = await startTestService(list, {
+      env: { LIST_DELAY_MS: '0', BACKLOT_JOURNAL_BODIES: '1' },
+    });
+    try {
+      const payload = JSON.stringify({ item: 'x'.repeat(70_000) });
+      const created = await service.app.inject({ method: 'POST', url: '/list', headers: json, payload });
+      assert.equal(created.statusCode, 201);
+      const small = await service.app.inject({
+        method: 'POST',
+        url: '/list',
+        headers: json,
+        payload: '{"item":"tea"}',
+      });
+      assert.equal(small.statusCode, 201);
+      const [big, kept] = service.harness.journal.list();
+      assert.equal(big?.requestBody, `[${Buffer.byteLength(payload)} bytes]`);
+      assert.equal(big?.responseBody, `[${created.body.length} characters]`);
+      assert.deepEqual(kept?.requestBody, { item: 'tea' });
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -122,7 +122,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         return true;
       } catch (error) {
         if (!(error instanceof WriteFailedError)) throw error;
-        clientError(reply, error.status, error.message);
+        clientError(reply, error.statusCode, error.message);
         return false;
       }
     };

@@ -4,6 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import lockfile from 'proper-lockfile';
+import { HttpError } from '../../platform/errors.js';
 
 export type Item = Record<string, unknown>;
 export type Data = Record<string, unknown>;
@@ -21,14 +22,13 @@ export class DataFileError extends Error {
 }
 
 /** A write could not be made durable (disk full, lock lost); nothing of it was kept. */
-export class WriteFailedError extends Error {
+export class WriteFailedError extends HttpError {
   override name = 'WriteFailedError';
-  /** 507 Insufficient Storage when the disk or quota is full; 503 for the rest (a lost lock, an I/O error). */
-  readonly status: number;
   constructor(message: string, cause: unknown) {
-    super(message);
     const code = (cause as NodeJS.ErrnoException)?.code;
-    this.status = code === 'ENOSPC' || code === 'EDQUOT' ? 507 : 503;
+    // 507 Insufficient Storage when the disk or quota is full; 503 for the rest (a lost lock, an I/O error).
+    super(code === 'ENOSPC' || code === 'EDQUOT' ? 507 : 503);
+    this.message = message;
   }
 }
 

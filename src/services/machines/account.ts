@@ -28,6 +28,7 @@ export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSe
   app.get(
     '/v2/account',
     {
+      config: { scopes: ['account:read'] },
       schema: {
         tags: ['account'],
         summary: 'The account: limits and status',

@@ -72,7 +72,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.post(
     `/v2/${w.plural}/:id/actions`,
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['droplet:update'] },
       schema: {
         tags,
         summary: `Act on a ${w.singular}: power, resize, rebuild, rename, snapshot, backups, kernel, IPv6, …`,
@@ -92,7 +92,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.post(
     `/v2/${w.plural}/actions`,
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['droplet:update'] },
       schema: {
         tags,
         summary: `Act on every ${w.singular} with a tag (tag_name is required)`,
@@ -116,7 +116,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
           const action = await startAction(db, settings, machine.id, request.body, w);
           if (action) actions.push(action);
         } catch (error) {
-          if (!(error instanceof HttpError && error.status === 422)) throw error;
+          if (!(error instanceof HttpError && error.statusCode === 422)) throw error;
         }
       }
       reply.code(201);
@@ -127,7 +127,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.get(
     `/v2/${w.plural}/:id/actions`,
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['droplet:read'] },
       schema: {
         tags,
         summary: `A ${w.singular}'s actions, newest first`,
@@ -152,7 +152,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.get(
     `/v2/${w.plural}/:id/actions/:action_id`,
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['droplet:read'] },
       schema: {
         tags,
         summary: `One of a ${w.singular}'s actions`,
@@ -180,6 +180,7 @@ export function accountActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.get(
     '/v2/actions',
     {
+      config: { scopes: ['actions:read'] },
       schema: {
         tags,
         summary: 'All actions, newest first',
@@ -200,6 +201,7 @@ export function accountActionRoutes(app: TypedApp, db: Database, settings: Machi
   app.get(
     '/v2/actions/:id',
     {
+      config: { scopes: ['actions:read'] },
       schema: {
         tags,
         summary: 'An action (every create links to its actions)',

@@ -4,14 +4,17 @@ import type { LoginLimiter } from '../../platform/login-limit.js';
 import { parseBearer } from '../../platform/request.js';
 import { safeEqual, tokenHash } from '../../platform/secrets.js';
 import { forbiddenBody, tooManyRequestsBody, unauthorizedBody } from './errors.js';
-import { isTokenFormat, type Scope } from './scopes.js';
+import { grants, isTokenFormat, type Scope } from './scopes.js';
 import type { MachinesSettings } from './settings.js';
 import { countRequest, findTokenByHash, type TokenRow } from './store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The token scope a route needs; routes without one accept any valid token. */
-    scope?: Scope;
+    /**
+     * The scopes DigitalOcean's OpenAPI document declares for the route's operation: a token needs one of them.
+     * A `/v2` route without any is refused to every token, so a route added without scopes fails closed.
+     */
+    scopes?: readonly Scope[];
   }
 }
 
@@ -81,8 +84,8 @@ export function guard(db: Database, settings: MachinesSettings, limiter: LoginLi
       reply.header('retry-after', Math.max(1, retryAfter));
       return reply.code(429).send({ ...tooManyRequestsBody, request_id: request.id });
     }
-    const scope = request.routeOptions.config?.scope;
-    if (scope && !caller.scopes.includes(scope)) {
+    const matched = request.routeOptions.url !== undefined;
+    if (matched && !grants(caller.scopes, request.routeOptions.config?.scopes ?? [])) {
       return reply.code(403).send({ ...forbiddenBody, request_id: request.id });
     }
   };

@@ -25,6 +25,7 @@ export function imageRoutes(app: TypedApp, db: Queryable) {
   app.get(
     '/v2/images',
     {
+      config: { scopes: ['image:read'] },
       schema: {
         tags,
         summary: 'Images: distributions, and your snapshots and backups (type, private, tag_name filters)',
@@ -50,6 +51,7 @@ export function imageRoutes(app: TypedApp, db: Queryable) {
   app.get(
     '/v2/images/:image_id',
     {
+      config: { scopes: ['image:read'] },
       schema: {
         tags,
         summary: 'One image by id, or a distribution image by slug',

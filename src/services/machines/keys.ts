@@ -34,7 +34,7 @@ export function keyRoutes(app: TypedApp, db: Database) {
   app.get(
     '/v2/account/keys',
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['ssh_key:read'] },
       schema: {
         tags,
         summary: 'List SSH keys',
@@ -55,7 +55,7 @@ export function keyRoutes(app: TypedApp, db: Database) {
   app.post(
     '/v2/account/keys',
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['ssh_key:create'] },
       schema: {
         tags,
         summary: 'Add an SSH public key (OpenSSH format; fingerprinted with MD5)',
@@ -79,7 +79,7 @@ export function keyRoutes(app: TypedApp, db: Database) {
   app.get(
     '/v2/account/keys/:ssh_key_identifier',
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['ssh_key:read'] },
       schema: {
         tags,
         summary: 'Read an SSH key by id or fingerprint',
@@ -97,7 +97,7 @@ export function keyRoutes(app: TypedApp, db: Database) {
   app.put(
     '/v2/account/keys/:ssh_key_identifier',
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['ssh_key:update'] },
       schema: {
         tags,
         summary: "Rename an SSH key (the key itself can't change)",
@@ -116,7 +116,7 @@ export function keyRoutes(app: TypedApp, db: Database) {
   app.delete(
     '/v2/account/keys/:ssh_key_identifier',
     {
-      config: { scope: 'machine:delete' },
+      config: { scopes: ['ssh_key:delete'] },
       schema: {
         tags,
         summary: 'Delete an SSH key',

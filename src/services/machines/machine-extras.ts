@@ -39,7 +39,7 @@ const presentSnapshot = (image: UserImageRow) => ({
 /** A machine's kernels, snapshots, backups and neighbors. */
 export function machineExtraRoutes(app: TypedApp, db: Database, w: Word) {
   const tags = [w.tag];
-  const config = { scope: 'machine:read' } as const;
+  const config = { scopes: ['droplet:read'] } as const;
   const existing = async (id: string) => {
     const machine = await findMachine(db, Number(id));
     if (!machine) throw notFound();

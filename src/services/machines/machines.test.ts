@@ -407,8 +407,9 @@ describe('auth and scopes', () => {
     assertError(await del(`/v2/machines/${id}`, tokens.read), 403, 'forbidden');
     assertError(await del('/v2/machines?tag_name=x', tokens.create), 403, 'forbidden');
     assert.equal((await del(`/v2/machines/${id}`, tokens.remove)).statusCode, 204);
-    // The catalog and actions need only a valid token.
-    assert.equal((await get('/v2/sizes', tokens.remove)).statusCode, 200);
+    // The catalog needs a read scope too (regions:read, sizes:read), as DigitalOcean's document says.
+    assertError(await get('/v2/sizes', tokens.remove), 403, 'forbidden', forbidden);
+    assert.equal((await get('/v2/sizes', tokens.read)).statusCode, 200);
   });
 });
 

@@ -54,7 +54,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
   app.post(
     `/v2/${w.plural}`,
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['droplet:create'] },
       schema: {
         tags,
         summary: `Create one ${w.singular} (name) or up to 10 (names)`,
@@ -96,7 +96,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
   app.get(
     `/v2/${w.plural}`,
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['droplet:read'] },
       schema: {
         tags,
         summary: `List ${w.plural}; filters: tag_name, name, type (droplets or gpus)`,
@@ -126,7 +126,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
   app.get(
     `/v2/${w.plural}/:id`,
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['droplet:read'] },
       schema: {
         tags,
         summary: `Read one ${w.singular}`,
@@ -144,7 +144,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
   app.delete(
     `/v2/${w.plural}/:id`,
     {
-      config: { scope: 'machine:delete' },
+      config: { scopes: ['droplet:delete'] },
       schema: {
         tags,
         summary: `Delete one ${w.singular} (its volumes are detached, its snapshots kept)`,
@@ -161,7 +161,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
   app.delete(
     `/v2/${w.plural}`,
     {
-      config: { scope: 'machine:delete' },
+      config: { scopes: ['droplet:delete'] },
       schema: {
         tags,
         summary: `Delete every ${w.singular} with a tag (tag_name is required)`,
@@ -183,6 +183,7 @@ function catalogRoutes(app: TypedApp) {
   app.get(
     '/v2/regions',
     {
+      config: { scopes: ['regions:read'] },
       schema: {
         tags,
         summary: 'Regions',
@@ -201,6 +202,7 @@ function catalogRoutes(app: TypedApp) {
   app.get(
     '/v2/sizes',
     {
+      config: { scopes: ['sizes:read', 'regions:read'] },
       schema: {
         tags,
         summary: 'Sizes',

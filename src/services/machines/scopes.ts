@@ -1,6 +1,41 @@
-/** Token scopes: what each personal access token may do. */
-export const allScopes = ['machine:create', 'machine:read', 'machine:delete'] as const;
+/**
+ * Token scopes: what each personal access token may do, in DigitalOcean's custom-scope names — each route requires
+ * the scopes its operation declares in DigitalOcean's OpenAPI document (`security: bearer_auth: [...]`).
+ */
+export const allScopes = [
+  'account:read',
+  'actions:read',
+  'block_storage:create',
+  'block_storage:read',
+  'block_storage:delete',
+  'block_storage_action:create',
+  'block_storage_action:read',
+  'droplet:create',
+  'droplet:read',
+  'droplet:update',
+  'droplet:delete',
+  'image:read',
+  'regions:read',
+  'sizes:read',
+  'ssh_key:create',
+  'ssh_key:read',
+  'ssh_key:update',
+  'ssh_key:delete',
+  'tag:create',
+  'tag:read',
+  'tag:delete',
+] as const;
 export type Scope = (typeof allScopes)[number];
+
+/**
+ * The three scopes backlot had before it followed DigitalOcean's names, still accepted (and still stored in tokens
+ * made then): each covers every operation that reads, writes (creates, updates, acts) or deletes.
+ */
+const legacyScopes = new Map<string, (scope: Scope) => boolean>([
+  ['machine:read', (s) => s.endsWith(':read')],
+  ['machine:create', (s) => s.endsWith(':create') || s.endsWith(':update')],
+  ['machine:delete', (s) => s.endsWith(':delete')],
+]);
 
 const tokenPattern = /^dop_v1_[0-9a-f]{64}$/;
 
@@ -8,25 +43,48 @@ export function isTokenFormat(token: string): boolean {
   return tokenPattern.test(token);
 }
 
+/** The scopes one name stands for: itself, `<resource>:*`, a legacy `machine:` scope, or everything for `all`/`*`. */
+function scopesOf(raw: string): Scope[] | undefined {
+  const name = raw.trim().toLowerCase();
+  if (name === 'all' || name === '*' || name === 'machine:*') return [...allScopes];
+  if ((allScopes as readonly string[]).includes(name)) return [name as Scope];
+  const legacy = legacyScopes.get(name);
+  if (legacy) return allScopes.filter(legacy);
+  if (name.endsWith(':*')) {
+    const resource = name.slice(0, -1);
+    const matched = allScopes.filter((s) => s.startsWith(resource));
+    return matched.length > 0 ? matched : undefined;
+  }
+  return undefined;
+}
+
 /**
- * Accepts `machine:read`, its original-word alias `droplet:read`, `machine:*`/`droplet:*`, and `all`/`*`;
- * none given means every scope. Throws with a message naming the bad scope.
+ * Accepts DigitalOcean's scope names (`droplet:read`, `actions:read`), `<resource>:*`, `all`/`*`, and the legacy
+ * `machine:read`/`machine:create`/`machine:delete`; none given means every scope. Throws naming the bad scope.
  */
 export function normalizeScopes(given: string[] | undefined): Scope[] {
   if (!given || given.length === 0) return [...allScopes];
   const result = new Set<Scope>();
   for (const raw of given) {
-    const scope = raw
-      .trim()
-      .toLowerCase()
-      .replace(/^droplet:/, 'machine:');
-    if (scope === 'all' || scope === '*' || scope === 'machine:*') {
-      for (const s of allScopes) result.add(s);
-    } else if ((allScopes as readonly string[]).includes(scope)) {
-      result.add(scope as Scope);
-    } else {
-      throw new Error(`unknown scope "${raw}" (valid: ${allScopes.join(', ')}, all)`);
+    const scopes = scopesOf(raw);
+    if (!scopes) {
+      throw new Error(
+        `unknown scope "${raw}" (valid: ${allScopes.join(', ')}, <resource>:*, all; or machine:read, machine:create, machine:delete)`,
+      );
     }
+    for (const s of scopes) result.add(s);
   }
   return allScopes.filter((s) => result.has(s));
+}
+
+/** Whether a token's stored scopes (legacy names expanded) include one of those an operation accepts. */
+export function grants(held: readonly string[], accepted: readonly Scope[]): boolean {
+  return accepted.some(
+    (scope) => held.includes(scope) || held.some((name) => legacyScopes.get(name)?.(scope) === true),
+  );
+}
+
+/** `all` for a token that may do everything (however its scopes were spelled), else its scopes as stored. */
+export function describeScopes(held: readonly string[], separator: string): string {
+  return allScopes.every((scope) => grants(held, [scope])) ? 'all' : held.join(separator);
 }

@@ -89,7 +89,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
   app.post(
     '/v2/tags',
     {
-      config: { scope: 'machine:create' },
+      config: { scopes: ['tag:create'] },
       schema: {
         tags,
         summary: 'Create a tag (creating an existing one answers it)',
@@ -112,7 +112,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
   app.get(
     '/v2/tags',
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['tag:read'] },
       schema: {
         tags,
         summary: 'List tags',
@@ -138,7 +138,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
   app.get(
     '/v2/tags/:tag_id',
     {
-      config: { scope: 'machine:read' },
+      config: { scopes: ['tag:read'] },
       schema: { tags, summary: 'Read a tag', params: TagParams, response: { 200: one, ...errorResponses } },
     },
     (request) => found(request, request.params.tag_id),
@@ -147,7 +147,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
   app.delete(
     '/v2/tags/:tag_id',
     {
-      config: { scope: 'machine:delete' },
+      config: { scopes: ['tag:delete'] },
       schema: {
         tags,
         summary: 'Delete a tag (it is removed from every resource)',
@@ -168,7 +168,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
     app.route({
       method,
       url: '/v2/tags/:tag_id/resources',
-      config: { scope: 'machine:create' },
+      config: { scopes: [add ? 'tag:create' : 'tag:delete'] },
       schema: {
         tags,
         summary: add ? 'Tag resources' : 'Untag resources',

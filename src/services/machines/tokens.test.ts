@@ -10,8 +10,12 @@ import { runCommand } from '../../platform/commands.js';
 import type { Database } from '../../platform/database.js';
 import { UsageError } from '../../platform/service.js';
 import { machines } from './index.js';
+import { allScopes } from './scopes.js';
 import { machinesSettings } from './settings.js';
 import { auth, tokens } from './support.test.js';
+
+/** What `--scopes machine:read,droplet:create` grants: every read scope (the legacy name) and droplet:create. */
+const readScopes = allScopes.filter((s) => s.endsWith(':read') || s === 'droplet:create');
 
 let db: Database;
 let dataDir: string;
@@ -67,7 +71,7 @@ test('first start without tokens generates one full-scope token, shows it in the
   assert.equal(stored.rows.length, 1);
   assert.match(stored.rows[0]?.token_hash as string, /^[0-9a-f]{64}$/);
   assert.notEqual(stored.rows[0]?.token_hash, token.slice(7));
-  assert.deepEqual(stored.rows[0]?.scopes, ['machine:create', 'machine:read', 'machine:delete']);
+  assert.deepEqual(stored.rows[0]?.scopes, [...allScopes]);
   assert.ok(logLines.length > 0);
   assert.equal(logLines.join('\n').includes(token.slice(7)), false);
 
@@ -86,7 +90,7 @@ test('operator commands: token create prints a token once, list shows no secrets
   try {
     const output = await run('create', '--name', 'ci', '--scopes', 'machine:read,droplet:create');
     const lines = output.split('\n');
-    assert.equal(lines[0], 'Created token "ci" (scopes: machine:create, machine:read).');
+    assert.equal(lines[0], `Created token "ci" (scopes: ${readScopes.join(', ')}).`);
     const token = lines.at(-1) as string;
     assert.match(token, tokenFormat);
 
@@ -101,8 +105,8 @@ test('operator commands: token create prints a token once, list shows no secrets
 
     const table = await run('list');
     assert.match(table, /^ID\s+NAME\s+SCOPES\s+SOURCE\s+CREATED$/m);
-    assert.match(table, /\bci\s+machine:create,machine:read\s+cli\b/);
-    assert.match(table, /\bgenerated\s+machine:create,machine:read,machine:delete\s+generated\b/);
+    assert.match(table, new RegExp(`\\bci\\s+${readScopes.join(',')}\\s+cli\\b`));
+    assert.match(table, /\bgenerated\s+all\s+generated\b/);
     assert.equal(table.includes(token.slice(7)), false);
 
     await assert.rejects(run('create', '--name', 'ci'), UsageError);
@@ -211,8 +215,12 @@ test('settings: defaults, and errors that name the variable', () => {
     machinesSettings({ MACHINES_TOKENS: `${tokens.read}, ro=${tokens.full}=machine:read+droplet:delete` })
       .presetTokens,
     [
-      { name: 'preset-1', token: tokens.read, scopes: ['machine:create', 'machine:read', 'machine:delete'] },
-      { name: 'ro', token: tokens.full, scopes: ['machine:read', 'machine:delete'] },
+      { name: 'preset-1', token: tokens.read, scopes: [...allScopes] },
+      {
+        name: 'ro',
+        token: tokens.full,
+        scopes: allScopes.filter((s) => s.endsWith(':read') || s === 'droplet:delete'),
+      },
     ],
   );
 });

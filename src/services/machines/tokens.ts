@@ -6,7 +6,7 @@ import {
   type ServiceContext,
   UsageError,
 } from '../../platform/service.js';
-import { allScopes, normalizeScopes } from './scopes.js';
+import { allScopes, describeScopes, normalizeScopes } from './scopes.js';
 import type { MachinesSettings } from './settings.js';
 import {
   deleteToken,
@@ -61,7 +61,7 @@ async function create(db: Database, name: string, scopesArg: string | undefined)
   const token = generateToken();
   await insertToken(db, { name, hash: tokenHash(token), scopes, source: 'cli' });
   return [
-    `Created token "${name}" (scopes: ${scopes.join(', ')}).`,
+    `Created token "${name}" (scopes: ${describeScopes(scopes, ', ')}).`,
     'Copy it now: it is stored only as a hash and cannot be shown again.',
     '',
     token,
@@ -74,7 +74,7 @@ async function list(db: Database): Promise<string> {
   const rows = tokens.map((t) => [
     String(t.id),
     t.name,
-    t.scopes.join(','),
+    describeScopes(t.scopes, ','),
     t.source,
     t.created_at.toISOString(),
   ]);

@@ -31,9 +31,6 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   const tags = ['volumes'];
   const one = Type.Object({ volume: VolumeSchema });
   const actionOne = Type.Object({ action: ActionSchema });
-  const read = { scope: 'machine:read' } as const;
-  const write = { scope: 'machine:create' } as const;
-  const remove = { scope: 'machine:delete' } as const;
   const deleted = { 204: Type.Null({ description: 'Deleted' }), ...errorResponses };
   const load = async (id: string) => {
     const volume = await findVolume(db, id);
@@ -44,7 +41,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.post(
     '/v2/volumes',
     {
-      config: write,
+      config: { scopes: ['block_storage:create'] },
       schema: {
         tags,
         summary: 'Create a volume',
@@ -81,7 +78,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.get(
     '/v2/volumes',
     {
-      config: read,
+      config: { scopes: ['block_storage:read'] },
       schema: {
         tags,
         summary: 'List volumes (name and region filters)',
@@ -111,7 +108,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.get(
     '/v2/volumes/:volume_id',
     {
-      config: read,
+      config: { scopes: ['block_storage:read'] },
       schema: {
         tags,
         summary: 'Read a volume',
@@ -130,7 +127,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.delete(
     '/v2/volumes/:volume_id',
     {
-      config: remove,
+      config: { scopes: ['block_storage:delete'] },
       schema: { tags, summary: 'Delete a detached volume', params: VolumeParams, response: deleted },
     },
     async (request, reply) => {
@@ -141,7 +138,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.delete(
     '/v2/volumes',
     {
-      config: remove,
+      config: { scopes: ['block_storage:delete'] },
       schema: {
         tags,
         summary: 'Delete a detached volume by name and region',
@@ -162,7 +159,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.post(
     '/v2/volumes/:volume_id/actions',
     {
-      config: write,
+      config: { scopes: ['block_storage_action:create'] },
       schema: {
         tags,
         summary: 'Attach, detach or resize a volume',
@@ -185,7 +182,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.post(
     '/v2/volumes/actions',
     {
-      config: write,
+      config: { scopes: ['block_storage_action:create'] },
       schema: {
         tags,
         summary: 'Attach or detach a volume named by volume_name and region',
@@ -206,7 +203,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.get(
     '/v2/volumes/:volume_id/actions',
     {
-      config: read,
+      config: { scopes: ['block_storage_action:read'] },
       schema: {
         tags,
         summary: "A volume's actions, newest first",
@@ -233,7 +230,7 @@ export function volumeRoutes(app: TypedApp, db: Database, settings: MachinesSett
   app.get(
     '/v2/volumes/:volume_id/actions/:action_id',
     {
-      config: read,
+      config: { scopes: ['block_storage_action:read'] },
       schema: {
         tags,
         summary: "One of a volume's actions",

@@ -6,6 +6,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { Upload } from 'graphql-upload-minimal';
+import { HttpError } from '../../platform/errors.js';
 import { parseJsonBody } from '../../platform/json-body.js';
 
 /**
@@ -36,12 +37,11 @@ const require = createRequire(import.meta.url);
 // busboy arrives with graphql-upload-minimal and ships no type declarations.
 const busboy = require('busboy') as (options: object) => Busboy;
 
-export class MultipartError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode = 400,
-  ) {
-    super(message);
+/** A malformed or oversized multipart request (400, 413), worded by the GraphQL error handler. */
+export class MultipartError extends HttpError {
+  constructor(message: string, statusCode = 400) {
+    super(statusCode);
+    this.message = message;
   }
 }
 

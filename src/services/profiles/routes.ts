@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type DocumentNode, GraphQLError, getOperationAST, parse } from 'graphql';
 import mercurius from 'mercurius';
+import { clientError, HttpError } from '../../platform/errors.js';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
 import { publicOrigin } from '../../platform/request.js';
 import { filesPlugin } from './files.js';
@@ -40,7 +41,7 @@ export function profilesRoutes(deps: {
     app.addContentTypeParser('*', (request, _payload, done) => {
       const type = request.headers['content-type']?.split(';')[0].trim() || 'none';
       const message = `Unsupported Media Type: ${type}; send application/json or multipart/form-data`;
-      done(Object.assign(new Error(message), { statusCode: 415 }), undefined);
+      done(clientError(415, message), undefined);
     });
 
     // graphql-http: `"extensions": null` means no extensions (Mercurius' body schema wants an object).
@@ -70,16 +71,14 @@ export function profilesRoutes(deps: {
       if (!request.headers['content-type']?.startsWith('multipart/')) return;
       const length = Number(request.headers['content-length']);
       if (length > settings.maxFileBytes + multipartOverhead) {
-        throw Object.assign(
-          new Error(
-            `error uploading file: the request is larger than the ${settings.maxFileBytes}-byte file limit`,
-          ),
-          { statusCode: 413 },
+        throw clientError(
+          413,
+          `error uploading file: the request is larger than the ${settings.maxFileBytes}-byte file limit`,
         );
       }
     };
     const checkOperations = async (request: FastifyRequest) => {
-      const badRequest = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
+      const badRequest = (message: string) => clientError(400, message);
       const body = request.method === 'GET' ? request.query : request.body;
       // Batches run their operations side by side: a long array would be many requests for the price of one.
       if (Array.isArray(body) && body.length > queryLimits.maxBatch) {
@@ -137,8 +136,7 @@ export function profilesRoutes(deps: {
       url: '/query',
       handler: async (request, reply) => {
         reply.header('allow', 'GET, POST');
-        throw Object.assign(new Error(`${request.method} is not allowed on /query: use GET or POST`), {
-          statusCode: 405,
+        throw Object.assign(clientError(405, `${request.method} is not allowed on /query: use GET or POST`), {
           allow: 'GET, POST',
         });
       },
@@ -220,6 +218,7 @@ async function graphqlErrorHandler(error: FastifyError, request: FastifyRequest,
       : [new GraphQLError(error.message)];
   }
   if (status === 405) reply.header('allow', (error as { allow?: string }).allow ?? 'POST');
+  if (error instanceof HttpError && error.headers) reply.headers(error.headers);
   const shown = errors.map((each) => each.toJSON());
   // graphql-response+json: a request error has no `data` entry (nothing was executed); JSON keeps `data: null`.
   return reply

@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { HttpError } from '../../platform/errors.js';
 
 /** A refusal that carries its HTTP status (413 for an oversized file) through Mercurius' error formatter. */
-export class UploadRefused extends Error {
-  constructor(
-    message: string,
-    readonly statusCode = 200,
-  ) {
-    super(message);
+export class UploadRefused extends HttpError {
+  constructor(message: string, statusCode = 200) {
+    super(statusCode);
+    this.message = message;
   }
 }
 
