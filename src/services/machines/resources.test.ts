@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestService } from '../../../test/service.js';
+import { parsePublicKey } from './resources/keys/sshkey.js';
 import type { MachinesSettings } from './settings.js';
-import { parsePublicKey } from './sshkey.js';
 import { auth, startMachines, tokens, validCreate } from './support.test.js';
 
 let service: TestService<MachinesSettings>;

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../platform/database.js';
-import { isRowId } from './store.js';
+import type { Queryable } from '../../../../platform/database.js';
+import { isRowId } from '../../store.js';
 
 export interface KeyRow {
   id: number;

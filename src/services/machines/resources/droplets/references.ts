@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
-import type { Queryable } from '../../platform/database.js';
-import { unprocessable } from './errors.js';
-import { findKey } from './keys-store.js';
+import type { Queryable } from '../../../../platform/database.js';
+import { unprocessable } from '../../errors.js';
+import { findKey } from '../keys/store.js';
+import { findVolume, findVolumeByName } from '../volumes/store.js';
 import type { CreateBody } from './schemas.js';
-import { findVolume, findVolumeByName } from './volumes-store.js';
 
 /**
  * The SSH keys and volumes a create names, which must exist: keys by id or fingerprint, volumes by id (a string,

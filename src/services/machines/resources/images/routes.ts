@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { Queryable } from '../../platform/database.js';
-import { findImage, type Image, images } from './catalog.js';
-import { notFound } from './errors.js';
-import { findUserImage, listUserImages } from './images-store.js';
+import type { Queryable } from '../../../../platform/database.js';
+import { notFound } from '../../errors.js';
+import type { Resource } from '../../resource.js';
+import { paginated, type TypedApp } from '../../routing.js';
+import { errorResponses, Meta, PageLinks } from '../../schemas.js';
+import { findImage, type Image, images } from '../catalog/data.js';
 import { presentUserImage } from './present.js';
-import { paginated, type TypedApp } from './routing.js';
-import { errorResponses, ImageSchema, ImagesQuery, Meta, PageLinks } from './schemas.js';
+import { ImageSchema, ImagesQuery } from './schemas.js';
+import { findUserImage, listUserImages } from './store.js';
 
 /** A catalog image by slug or id, else a snapshot or backup by id. */
 export async function resolveImage(db: Queryable, ref: string | number): Promise<Image | undefined> {
@@ -64,3 +66,5 @@ export function imageRoutes(app: TypedApp, db: Queryable) {
     },
   );
 }
+
+export const resource: Resource = { routes: (app, { db }) => imageRoutes(app, db) };

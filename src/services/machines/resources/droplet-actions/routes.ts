@@ -1,30 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import type { Database, Queryable } from '../../platform/database.js';
-import { HttpError } from '../../platform/errors.js';
-import { actionParams, bulkActionTypes } from './action-rules.js';
-import { hasPendingAction, insertAction, listActions } from './actions-store.js';
-import { badRequest, notFound, unprocessable } from './errors.js';
-import { presentAction } from './present.js';
-import { page, pageLinks, type TypedApp, type Word } from './routing.js';
-import {
-  ActionBody,
-  ActionSchema,
-  actionList,
-  ByTagQuery,
-  CatalogQuery,
-  errorResponses,
-  IdParams,
-  MachineActionParams,
-} from './schemas.js';
-import type { MachinesSettings } from './settings.js';
-import {
-  type ActionRow,
-  findAction,
-  isRowId,
-  listMachines,
-  type MachineRow,
-  machineColumns,
-} from './store.js';
+import type { Database, Queryable } from '../../../../platform/database.js';
+import { HttpError } from '../../../../platform/errors.js';
+import { badRequest, notFound, unprocessable } from '../../errors.js';
+import type { Resource } from '../../resource.js';
+import { page, pageLinks, type TypedApp, type Word, words } from '../../routing.js';
+import { CatalogQuery, errorResponses, IdParams } from '../../schemas.js';
+import type { MachinesSettings } from '../../settings.js';
+import { isRowId } from '../../store.js';
+import { presentAction } from '../actions/present.js';
+import { type ActionRow, findAction } from '../actions/row.js';
+import { ActionSchema, actionList } from '../actions/schemas.js';
+import { hasPendingAction, insertAction, listActions } from '../actions/store.js';
+import { listMachines, type MachineRow, machineColumns } from '../droplets/store.js';
+import { actionParams, bulkActionTypes } from './rules.js';
+import { ActionBody, ByTagQuery, MachineActionParams } from './schemas.js';
 
 type Body = Parameters<typeof actionParams>[2];
 
@@ -174,43 +163,8 @@ async function machineExists(db: Queryable, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** `/v2/actions`: every action of the account (machines and volumes), newest first, and one by id. */
-export function accountActionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
-  const tags = ['actions'];
-  app.get(
-    '/v2/actions',
-    {
-      schema: {
-        tags,
-        summary: 'All actions, newest first',
-        querystring: CatalogQuery,
-        response: { 200: actionList, ...errorResponses },
-      },
-    },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listActions(db, { limit: p.perPage, offset: p.offset });
-      return {
-        actions: rows.map((a) => presentAction(a, settings.provisionMs)),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
-    },
-  );
-  app.get(
-    '/v2/actions/:id',
-    {
-      schema: {
-        tags,
-        summary: 'An action (every create links to its actions)',
-        params: IdParams,
-        response: { 200: Type.Object({ action: ActionSchema }), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const action = await findAction(db, Number(request.params.id));
-      if (!action) throw notFound();
-      return { action: presentAction(action, settings.provisionMs) };
-    },
-  );
-}
+export const resource: Resource = {
+  routes(app, { db, settings }) {
+    for (const w of words) machineActionRoutes(app, db, settings, w);
+  },
+};

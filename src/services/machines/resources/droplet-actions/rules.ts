@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import type { Database } from '../../platform/database.js';
-import { findKernel, findSize } from './catalog.js';
-import { unprocessable } from './errors.js';
-import { resolveImage } from './images.js';
+import type { Database } from '../../../../platform/database.js';
+import { unprocessable } from '../../errors.js';
+import { findKernel, findSize } from '../catalog/data.js';
+import type { BackupPolicy, MachineRow } from '../droplets/store.js';
+import { resolveImage } from '../images/routes.js';
 import type { ActionBody } from './schemas.js';
-import type { BackupPolicy, MachineRow } from './store.js';
 
 export const actionTypes = [
   'power_on',

@@ -1,17 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { defaultVpcUuid, findRegion, findSize, type Image } from './catalog.js';
-import { unprocessable } from './errors.js';
+import { unprocessable } from '../../errors.js';
+import { defaultVpcUuid, findRegion, findSize, type Image } from '../catalog/data.js';
 import type { CreateBody } from './schemas.js';
 import type { NewMachine } from './store.js';
-
-/** Whether any string in a parsed JSON body holds a NUL, which PostgreSQL text cannot store. */
-export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object')
-    return Object.entries(value).some(([k, v]) => containsNul(k) || containsNul(v));
-  return false;
-}
 
 const namePattern = /^[a-zA-Z0-9.-]{1,255}$/;
 const tagPattern = /^[a-zA-Z0-9_:-]{1,255}$/;

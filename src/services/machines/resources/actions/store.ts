@@ -1,6 +1,6 @@
-import type { Database, Queryable } from '../../platform/database.js';
-import { applyEffect } from './effects.js';
-import { type ActionRow, actionColumns } from './store.js';
+import type { Database, Queryable } from '../../../../platform/database.js';
+import { applyEffect } from '../droplet-actions/effects.js';
+import { type ActionRow, actionColumns } from './row.js';
 
 export interface NewAction {
   type: string;

@@ -1,5 +1,6 @@
-import type { Queryable } from '../../platform/database.js';
-import { isRowId, type UserImageRow } from './store.js';
+import type { Queryable } from '../../../../platform/database.js';
+import { isRowId } from '../../store.js';
+import type { UserImageRow } from './row.js';
 
 const columns =
   'id, name, type, machine_id, base_image_id, region, min_disk_size, size_gigabytes, tags, created_at';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../platform/database.js';
+import type { Queryable } from '../../../../platform/database.js';
 
 export interface VolumeRow {
   id: string;

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Database } from '../../platform/database.js';
-import { publicOrigin } from '../../platform/request.js';
-import { notFound, unprocessable } from './errors.js';
-import { page, pageLinks, type TypedApp } from './routing.js';
-import { CatalogQuery, errorResponses, Meta, PageLinks } from './schemas.js';
+import type { Database } from '../../../../platform/database.js';
+import { publicOrigin } from '../../../../platform/request.js';
+import { notFound, unprocessable } from '../../errors.js';
+import type { Resource } from '../../resource.js';
+import { page, pageLinks, type TypedApp } from '../../routing.js';
+import { CatalogQuery, errorResponses, Meta, PageLinks } from '../../schemas.js';
+import { tagPattern } from './rules.js';
 import {
   changeTagging,
   createTag,
@@ -14,9 +16,8 @@ import {
   type TaggableType,
   type TagStats,
   tagStats,
-} from './tags-store.js';
+} from './store.js';
 
-export const tagPattern = /^[a-zA-Z0-9_:-]{1,255}$/;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const Stat = Type.Object({ count: Type.Integer(), last_tagged_uri: Type.Optional(Type.String()) });
@@ -184,3 +185,5 @@ export function tagRoutes(app: TypedApp, db: Database) {
     });
   }
 }
+
+export const resource: Resource = { routes: (app, { db }) => tagRoutes(app, db) };

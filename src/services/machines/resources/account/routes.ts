@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { Queryable } from '../../platform/database.js';
-import type { TypedApp } from './routing.js';
-import { errorResponses } from './schemas.js';
-import type { MachinesSettings } from './settings.js';
+import type { Queryable } from '../../../../platform/database.js';
+import type { Resource } from '../../resource.js';
+import type { TypedApp } from '../../routing.js';
+import { errorResponses } from '../../schemas.js';
+import type { MachinesSettings } from '../../settings.js';
+import { VOLUME_LIMIT } from '../volumes/rules.js';
 
 const AccountSchema = Type.Object({
   droplet_limit: Type.Integer(),
@@ -16,8 +18,6 @@ const AccountSchema = Type.Object({
   status: Type.String(),
   status_message: Type.String(),
 });
-
-export const VOLUME_LIMIT = 100;
 
 /**
  * `/v2/account`: the one account every token belongs to. Its status turns `warning` when the machine limit is
@@ -53,3 +53,7 @@ export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSe
     },
   );
 }
+
+export const resource: Resource = {
+  routes: (app, { db, settings }) => accountRoutes(app, db, settings),
+};

@@ -1,7 +1,8 @@
-import type { Queryable } from '../../platform/database.js';
-import { findSize } from './catalog.js';
-import { insertUserImage } from './images-store.js';
-import { type ActionRow, findMachine } from './store.js';
+import type { Queryable } from '../../../../platform/database.js';
+import type { ActionRow } from '../actions/row.js';
+import { findSize } from '../catalog/data.js';
+import { findMachine } from '../droplets/store.js';
+import { insertUserImage } from '../images/store.js';
 
 const setMachine = (db: Queryable, id: number, assignments: string, values: unknown[]) =>
   db.query(`UPDATE machines.machines SET ${assignments} WHERE id = $1`, [id, ...values]);

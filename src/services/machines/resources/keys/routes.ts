@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../platform/database.js';
-import { notFound, unprocessable } from './errors.js';
-import { deleteKey, findKey, insertKey, listKeys, renameKey } from './keys-store.js';
-import { page, pageLinks, type TypedApp } from './routing.js';
-import { CatalogQuery, errorResponses, Meta, PageLinks } from './schemas.js';
+import type { Database } from '../../../../platform/database.js';
+import { notFound, unprocessable } from '../../errors.js';
+import type { Resource } from '../../resource.js';
+import { page, pageLinks, type TypedApp } from '../../routing.js';
+import { CatalogQuery, errorResponses, Meta, PageLinks } from '../../schemas.js';
 import { parsePublicKey } from './sshkey.js';
+import { deleteKey, findKey, insertKey, listKeys, renameKey } from './store.js';
 
 const KeySchema = Type.Object({
   id: Type.Integer(),
@@ -130,3 +131,5 @@ export function keyRoutes(app: TypedApp, db: Database) {
     },
   );
 }
+
+export const resource: Resource = { routes: (app, { db }) => keyRoutes(app, db) };

@@ -1,5 +1,5 @@
-import type { Database, Queryable } from '../../platform/database.js';
-import { isRowId } from './store.js';
+import type { Database, Queryable } from '../../../../platform/database.js';
+import { isRowId } from '../../store.js';
 
 export type TaggableType = 'droplet' | 'image' | 'volume';
 

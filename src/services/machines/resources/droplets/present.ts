@@ -1,12 +1,7 @@
-import { findImage, findKernel, findRegion, findSize, type Image, regionIndex } from './catalog.js';
-import type { ActionRow, MachineRow, UserImageRow } from './store.js';
-
-/** ISO 8601 with seconds and `Z`, as the provider writes timestamps. */
-export const isoSeconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
-
-/** Provisioning is derived from the stored creation time, so every process and restart agrees. */
-export const isProvisioned = (createdAt: Date, provisionMs: number, now = Date.now()) =>
-  now >= createdAt.getTime() + provisionMs;
+import { isoSeconds, isProvisioned } from '../../time.js';
+import { findImage, findKernel, findRegion, findSize, regionIndex } from '../catalog/data.js';
+import { presentUserImage } from '../images/present.js';
+import type { MachineRow } from './store.js';
 
 interface NetworkInterface {
   ip_address: string;
@@ -85,40 +80,4 @@ export function presentMachine(row: MachineRow, provisionMs: number, withVpc = t
 function nextBackupWindow(now: Date) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
   return { start: isoSeconds(start), end: isoSeconds(new Date(start.getTime() + 4 * 3600_000)) };
-}
-
-/** A snapshot or backup as an image: private, in its region, described by the image it was taken of. */
-export function presentUserImage(row: UserImageRow): Image {
-  const base = findImage(row.base_image_id);
-  return {
-    id: row.id,
-    name: row.name,
-    distribution: base?.distribution ?? 'Unknown',
-    slug: null,
-    public: false,
-    regions: [row.region],
-    created_at: isoSeconds(new Date(row.created_at)),
-    min_disk_size: row.min_disk_size,
-    type: row.type,
-    size_gigabytes: Number(row.size_gigabytes),
-    description: base ? `${base.description} snapshot` : '',
-    tags: row.tags,
-    status: 'available',
-    error_message: '',
-  };
-}
-
-export function presentAction(row: ActionRow, provisionMs: number) {
-  const completed = isProvisioned(row.started_at, provisionMs);
-  return {
-    id: row.id,
-    status: completed ? 'completed' : 'in-progress',
-    type: row.type,
-    started_at: isoSeconds(row.started_at),
-    completed_at: completed ? isoSeconds(new Date(row.started_at.getTime() + provisionMs)) : null,
-    resource_id: row.resource_id,
-    resource_type: row.resource_type,
-    region: findRegion(row.region) ?? null,
-    region_slug: row.region,
-  };
 }

@@ -1,20 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../platform/database.js';
-import { kernels } from './catalog.js';
-import { notFound } from './errors.js';
-import { listUserImages } from './images-store.js';
-import { isoSeconds } from './present.js';
-import { paginated, type TypedApp, type Word } from './routing.js';
-import {
-  CatalogQuery,
-  envelopes,
-  errorResponses,
-  IdParams,
-  KernelSchema,
-  Meta,
-  PageLinks,
-} from './schemas.js';
-import { findMachine, type UserImageRow } from './store.js';
+import type { Database } from '../../../../platform/database.js';
+import { notFound } from '../../errors.js';
+import { paginated, type TypedApp, type Word } from '../../routing.js';
+import { CatalogQuery, errorResponses, IdParams, Meta, PageLinks } from '../../schemas.js';
+import { isoSeconds } from '../../time.js';
+import { kernels } from '../catalog/data.js';
+import type { UserImageRow } from '../images/row.js';
+import { listUserImages } from '../images/store.js';
+import { envelopes, KernelSchema } from './schemas.js';
+import { findMachine } from './store.js';
 
 const SnapshotSchema = Type.Object({
   id: Type.Integer(),
