@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 
 export const migrations: Migration[] = [
   {
@@ -111,4 +112,5 @@ export const migrations: Migration[] = [
       CREATE INDEX volumes_machine ON machines.volumes (machine_id);
     `,
   },
+  volumeSnapshotsMigration,
 ];

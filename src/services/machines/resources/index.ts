@@ -6,8 +6,10 @@ import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as droplets } from './droplets/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
+import { resource as snapshots } from './snapshots/routes.js';
 import { resource as tags } from './tags/routes.js';
 import { resource as volumeActions } from './volume-actions/routes.js';
+import { resource as volumeSnapshots } from './volume-snapshots/routes.js';
 import { resource as volumes } from './volumes/routes.js';
 
 /** Every resource the API serves, one line each; the service's routes plugin registers them in this order. */
@@ -22,4 +24,6 @@ export const resources: Resource[] = [
   tags,
   volumes,
   volumeActions,
+  volumeSnapshots,
+  snapshots,
 ];

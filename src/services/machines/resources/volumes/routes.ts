@@ -7,6 +7,7 @@ import { errorResponses, Meta, PageLinks } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { ActionSchema } from '../actions/schemas.js';
 import { createTag } from '../tags/store.js';
+import { findVolumeSnapshot } from '../volume-snapshots/store.js';
 import { checkCreate, presentVolume, VOLUME_LIMIT } from './rules.js';
 import { CreateVolume, VolumeParams, VolumeQuery, VolumeSchema } from './schemas.js';
 import {
@@ -44,7 +45,10 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
       },
     },
     async (request, reply) => {
-      const volumeTags = checkCreate(request.body);
+      const snapshotId = request.body.snapshot_id;
+      const source = snapshotId ? await findVolumeSnapshot(db, snapshotId) : undefined;
+      if (snapshotId && !source) throw notFound();
+      const volumeTags = checkCreate(request.body, source);
       const { total } = await listVolumes(db, { limit: 1, offset: 0 });
       if (total >= VOLUME_LIMIT)
         throw unprocessable(`creating this volume will exceed your volume limit of ${VOLUME_LIMIT}`);
@@ -56,8 +60,8 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
           region: b.region as string,
           size_gigabytes: b.size_gigabytes as number,
           description: b.description ?? '',
-          filesystem_type: b.filesystem_type ?? '',
-          filesystem_label: b.filesystem_label ?? '',
+          filesystem_type: source?.filesystem_type ?? b.filesystem_type ?? '',
+          filesystem_label: source?.filesystem_label ?? b.filesystem_label ?? '',
           tags: volumeTags,
         },
         new Date(),

@@ -28,4 +28,5 @@ export const CreateVolume = Type.Object({
   filesystem_type: Type.Optional(Type.String()),
   filesystem_label: Type.Optional(Type.String()),
   tags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+  snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
