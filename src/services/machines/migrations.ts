@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { firewallsMigration } from './resources/firewalls/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 
 export const migrations: Migration[] = [
@@ -113,4 +114,5 @@ export const migrations: Migration[] = [
     `,
   },
   volumeSnapshotsMigration,
+  firewallsMigration,
 ];

@@ -1,5 +1,12 @@
 /** Token scopes: what each personal access token may do. */
-export const allScopes = ['machine:create', 'machine:read', 'machine:delete'] as const;
+/** The provider's own scopes for firewalls (a resource with no machine word in it). */
+export const firewallScopes = [
+  'firewall:read',
+  'firewall:create',
+  'firewall:update',
+  'firewall:delete',
+] as const;
+export const allScopes = ['machine:create', 'machine:read', 'machine:delete', ...firewallScopes] as const;
 export type Scope = (typeof allScopes)[number];
 
 const tokenPattern = /^dop_v1_[0-9a-f]{64}$/;

@@ -67,7 +67,15 @@ test('first start without tokens generates one full-scope token, shows it in the
   assert.equal(stored.rows.length, 1);
   assert.match(stored.rows[0]?.token_hash as string, /^[0-9a-f]{64}$/);
   assert.notEqual(stored.rows[0]?.token_hash, token.slice(7));
-  assert.deepEqual(stored.rows[0]?.scopes, ['machine:create', 'machine:read', 'machine:delete']);
+  assert.deepEqual(stored.rows[0]?.scopes, [
+    'machine:create',
+    'machine:read',
+    'machine:delete',
+    'firewall:read',
+    'firewall:create',
+    'firewall:update',
+    'firewall:delete',
+  ]);
   assert.ok(logLines.length > 0);
   assert.equal(logLines.join('\n').includes(token.slice(7)), false);
 
@@ -102,7 +110,10 @@ test('operator commands: token create prints a token once, list shows no secrets
     const table = await run('list');
     assert.match(table, /^ID\s+NAME\s+SCOPES\s+SOURCE\s+CREATED$/m);
     assert.match(table, /\bci\s+machine:create,machine:read\s+cli\b/);
-    assert.match(table, /\bgenerated\s+machine:create,machine:read,machine:delete\s+generated\b/);
+    assert.match(
+      table,
+      /\bgenerated\s+machine:create,machine:read,machine:delete,firewall:read,firewall:create,firewall:update,firewall:delete\s+generated\b/,
+    );
     assert.equal(table.includes(token.slice(7)), false);
 
     await assert.rejects(run('create', '--name', 'ci'), UsageError);
@@ -211,7 +222,19 @@ test('settings: defaults, and errors that name the variable', () => {
     machinesSettings({ MACHINES_TOKENS: `${tokens.read}, ro=${tokens.full}=machine:read+droplet:delete` })
       .presetTokens,
     [
-      { name: 'preset-1', token: tokens.read, scopes: ['machine:create', 'machine:read', 'machine:delete'] },
+      {
+        name: 'preset-1',
+        token: tokens.read,
+        scopes: [
+          'machine:create',
+          'machine:read',
+          'machine:delete',
+          'firewall:read',
+          'firewall:create',
+          'firewall:update',
+          'firewall:delete',
+        ],
+      },
       { name: 'ro', token: tokens.full, scopes: ['machine:read', 'machine:delete'] },
     ],
   );

@@ -4,6 +4,7 @@ import { resource as actions } from './actions/routes.js';
 import { resource as catalog } from './catalog/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as droplets } from './droplets/routes.js';
+import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
 import { resource as snapshots } from './snapshots/routes.js';
@@ -26,4 +27,5 @@ export const resources: Resource[] = [
   volumeActions,
   volumeSnapshots,
   snapshots,
+  firewalls,
 ];
