@@ -47,7 +47,7 @@ export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSe
           uuid,
           email_verified: true,
           status: full ? 'warning' : 'active',
-          status_message: full ? `The account has reached its limit of ${settings.limit} machines.` : '',
+          status_message: full ? `The account has reached its limit of ${settings.limit} droplets.` : '',
         },
       };
     },

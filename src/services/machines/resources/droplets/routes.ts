@@ -7,6 +7,7 @@ import { page, pageLinks, type TypedApp, type Word, words } from '../../routing.
 import { errorResponses, IdParams } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { resolveImage } from '../images/routes.js';
+import { tagSpellings } from '../tags/store.js';
 import { machineExtraRoutes } from './extras.js';
 import { presentMachine } from './present.js';
 import { resolveCreateReferences } from './references.js';
@@ -46,7 +47,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
       const wanted = parseCreateRequest(body, w.title, image);
       const region = wanted.machines[0]?.region as string;
       const refs = await resolveCreateReferences(db, body, region, wanted.machines.length, w.title);
-      for (const m of wanted.machines) Object.assign(m, refs);
+      for (const m of wanted.machines) Object.assign(m, refs, { tags: await tagSpellings(db, m.tags) });
       try {
         const result = await createMachines(db, wanted.machines, {
           limit: settings.limit,

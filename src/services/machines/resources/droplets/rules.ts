@@ -1,10 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import { unprocessable } from '../../errors.js';
-import { defaultVpcUuid, findRegion, findSize, type Image } from '../catalog/data.js';
+import { defaultVpcUuid, findRegion, findSize, type Image, regions } from '../catalog/data.js';
 import type { CreateBody } from './schemas.js';
 import type { NewMachine } from './store.js';
 
-const namePattern = /^[a-zA-Z0-9.-]{1,255}$/;
+// The provider's pattern: hostname characters, ending in a letter or digit.
+const namePattern = /^(?=.{1,255}$)[a-zA-Z0-9.-]*[a-zA-Z0-9]$/;
 const tagPattern = /^[a-zA-Z0-9_:-]{1,255}$/;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_USER_DATA = 64 * 1024;
@@ -48,7 +49,16 @@ export function parseCreateRequest(
     const preferred = image.public ? DEFAULT_REGION : (image.regions[0] as string);
     regionSlug = size.regions.includes(preferred) ? preferred : (size.regions[0] as string);
   } else {
-    const region = findRegion(body.region);
+    // A city prefix ("nyc") deploys into the first of its regions that offers the size and image, as the provider does.
+    const region =
+      findRegion(body.region) ??
+      regions.find(
+        (r) =>
+          /^[a-z]{3}$/.test(body.region as string) &&
+          r.slug.startsWith(body.region as string) &&
+          size.regions.includes(r.slug) &&
+          image.regions.includes(r.slug),
+      );
     if (!region) throw invalid('region');
     regionSlug = region.slug;
   }

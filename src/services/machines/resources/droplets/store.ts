@@ -125,7 +125,8 @@ export async function listMachines(
   }
   if (opts.name !== undefined) {
     params.push(opts.name);
-    conditions.push(`m.name = $${params.length}`);
+    // The provider matches names case-insensitively.
+    conditions.push(`lower(m.name) = lower($${params.length})`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const { rows } = await db.query<MachineRow>(

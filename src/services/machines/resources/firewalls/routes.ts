@@ -6,6 +6,7 @@ import { page, pageLinks, type TypedApp, words } from '../../routing.js';
 import { CatalogQuery, errorResponses, IdParams } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { findMachine } from '../droplets/store.js';
+import { tagSpellings } from '../tags/store.js';
 import { presentFirewall } from './present.js';
 import { checkFirewall, checkRules, checkTagsAndDroplets, ruleKey } from './rules.js';
 import {
@@ -36,6 +37,7 @@ const done = { 204: Type.Null({ description: 'Done' }), ...errorResponses };
 
 /** Droplets and tags a firewall names must exist; its name must be free. */
 async function checkReferences(db: Database, f: Partial<FirewallFields>, id?: string) {
+  if (f.tags) f.tags = await tagSpellings(db, f.tags);
   const missing = await missingReferences(db, f.dropletIds ?? [], f.tags ?? []);
   if (missing.droplets.length) throw badRequest(`Droplet ${missing.droplets[0]} could not be found.`);
   if (missing.tags.length) throw badRequest(`Tag ${JSON.stringify(missing.tags[0])} does not exist.`);

@@ -6,7 +6,7 @@ import { notFound, unprocessable } from '../../errors.js';
 import type { Resource } from '../../resource.js';
 import { page, pageLinks, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses, Meta, PageLinks } from '../../schemas.js';
-import { tagPattern } from './rules.js';
+import { invalidTagName, TagBadRequest, tagPattern } from './rules.js';
 import {
   changeTagging,
   createTag,
@@ -15,6 +15,7 @@ import {
   type ResourceRef,
   type TaggableType,
   type TagStats,
+  tagSpelling,
   tagStats,
 } from './store.js';
 
@@ -95,18 +96,16 @@ export function tagRoutes(app: TypedApp, db: Database) {
         tags,
         summary: 'Create a tag (creating an existing one answers it)',
         body: Type.Object({ name: Type.Optional(Type.String()) }),
-        response: { 201: one, ...errorResponses },
+        response: { 201: one, ...errorResponses, 400: TagBadRequest },
       },
     },
     async (request, reply) => {
       const name = request.body.name ?? '';
-      if (!tagPattern.test(name))
-        throw unprocessable(
-          'name may contain letters, numbers, colons, dashes and underscores, at most 255.',
-        );
-      await createTag(db, name);
+      if (!tagPattern.test(name)) throw invalidTagName(name);
+      const spelled = await tagSpelling(db, name);
+      await createTag(db, spelled);
       reply.code(201);
-      return found(request, name);
+      return found(request, spelled);
     },
   );
 
@@ -142,7 +141,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
       config: { scope: 'machine:read' },
       schema: { tags, summary: 'Read a tag', params: TagParams, response: { 200: one, ...errorResponses } },
     },
-    (request) => found(request, request.params.tag_id),
+    async (request) => found(request, await tagSpelling(db, request.params.tag_id)),
   );
 
   app.delete(
@@ -157,7 +156,7 @@ export function tagRoutes(app: TypedApp, db: Database) {
       },
     },
     async (request, reply) => {
-      if (!(await deleteTag(db, request.params.tag_id))) throw notFound();
+      if (!(await deleteTag(db, await tagSpelling(db, request.params.tag_id)))) throw notFound();
       return reply.code(204).send(null);
     },
   );
@@ -179,7 +178,8 @@ export function tagRoutes(app: TypedApp, db: Database) {
       },
       handler: async (request, reply) => {
         const refs = resourceRefs(request.body);
-        if (!(await changeTagging(db, request.params.tag_id, refs, add))) throw notFound();
+        const name = await tagSpelling(db, request.params.tag_id);
+        if (!(await changeTagging(db, name, refs, add))) throw notFound();
         return reply.code(204).send(null);
       },
     });

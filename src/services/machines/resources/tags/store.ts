@@ -18,8 +18,28 @@ export interface TagStats {
   latest: Record<TaggableType, string | null>;
 }
 
+/** Creates a tag unless one exists in any case. */
 export async function createTag(db: Queryable, name: string): Promise<void> {
-  await db.query('INSERT INTO machines.tags (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]);
+  await db.query(
+    `INSERT INTO machines.tags (name) SELECT $1::text
+     WHERE NOT EXISTS (SELECT 1 FROM machines.tags WHERE lower(name) = lower($1)) ON CONFLICT DO NOTHING`,
+    [name],
+  );
+}
+
+/** Names as their tags are spelled: a tag keeps its first spelling, as the provider's do (`casetag` is `CaseTag`). */
+export async function tagSpellings(db: Queryable, names: string[]): Promise<string[]> {
+  if (!names.length) return names;
+  const { rows } = await db.query<{ name: string }>(
+    'SELECT name FROM machines.tags WHERE lower(name) = ANY ($1::text[])',
+    [names.map((n) => n.toLowerCase())],
+  );
+  const spelled = names.map((n) => rows.find((r) => r.name.toLowerCase() === n.toLowerCase())?.name ?? n);
+  return [...new Set(spelled)];
+}
+
+export async function tagSpelling(db: Queryable, name: string): Promise<string> {
+  return (await tagSpellings(db, [name]))[0] as string;
 }
 
 /** How many resources of each type carry the tag, and the newest of each. */

@@ -5,6 +5,8 @@ import type { MachinesSettings } from '../../settings.js';
 import { presentAction } from '../actions/present.js';
 import { insertAction } from '../actions/store.js';
 import { findMachine } from '../droplets/store.js';
+import { tagPattern } from '../tags/rules.js';
+import { changeTagging, createTag, tagSpellings } from '../tags/store.js';
 import { MAX_GB } from '../volumes/rules.js';
 import { type VolumeRow, volumeBusy } from '../volumes/store.js';
 
@@ -14,6 +16,7 @@ export const VolumeActionBody = Type.Object({
   region: Type.Optional(Type.String()),
   size_gigabytes: Type.Optional(Type.Integer()),
   volume_name: Type.Optional(Type.String()),
+  tags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
 });
 /** Checks an attach, detach or resize against the volume as it is and records it; it takes effect on completion. */
 export async function startVolumeAction(
@@ -27,6 +30,7 @@ export async function startVolumeAction(
     throw unprocessable('The volume already has a pending action.');
   const params: Record<string, unknown> = { volume_id: volume.id };
   let type: string;
+  let tags: string[] = [];
   if (body.type === 'attach' || body.type === 'detach') {
     if (body.droplet_id === undefined) throw unprocessable('droplet_id is required.');
     const machine = await findMachine(db, body.droplet_id);
@@ -35,6 +39,10 @@ export async function startVolumeAction(
       if (volume.machine_id !== null) throw unprocessable('The volume is already attached to a droplet.');
       if (machine.region !== volume.region)
         throw unprocessable('The volume and the droplet must be in the same region.');
+      tags = [...new Set(body.tags ?? [])];
+      for (const tag of tags)
+        if (!tagPattern.test(tag))
+          throw unprocessable(`You specified an invalid tag (${JSON.stringify(tag)}).`);
     } else if (volume.machine_id !== body.droplet_id) {
       throw unprocessable(`The volume is not attached to droplet ${body.droplet_id}.`);
     }
@@ -62,5 +70,10 @@ export async function startVolumeAction(
     params,
     startedAt: now,
   });
+  // Attach tags the volume at once, as tagging through /v2/tags would.
+  for (const tag of await tagSpellings(db, tags)) {
+    await createTag(db, tag);
+    await changeTagging(db, tag, [{ type: 'volume', id: volume.id }], true);
+  }
   return { action: presentAction(action, settings.provisionMs) };
 }

@@ -5,7 +5,7 @@ import { page, pageLinks } from '../../routing.js';
 import { CatalogQuery, errorResponses } from '../../schemas.js';
 import { snapshotList, snapshotOne } from '../snapshots/schemas.js';
 import { deleteSnapshot, findSnapshot, listSnapshots, presentSnapshot } from '../snapshots/store.js';
-import { createTag } from '../tags/store.js';
+import { createTag, tagSpellings } from '../tags/store.js';
 import { VolumeParams } from '../volumes/schemas.js';
 import { findVolume } from '../volumes/store.js';
 import { checkCreateSnapshot } from './rules.js';
@@ -41,7 +41,8 @@ export const resource: Resource = {
       },
       async (request, reply) => {
         const volume = await loadVolume(request.params.volume_id);
-        const { name, tags: snapshotTags } = checkCreateSnapshot(request.body);
+        const { name, tags: given } = checkCreateSnapshot(request.body);
+        const snapshotTags = await tagSpellings(db, given);
         const row = await insertVolumeSnapshot(db, volume, name, snapshotTags, new Date());
         for (const tag of snapshotTags) await createTag(db, tag);
         reply.code(201);

@@ -6,7 +6,7 @@ import { page, pageLinks, type TypedApp } from '../../routing.js';
 import { errorResponses, Meta, PageLinks } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { ActionSchema } from '../actions/schemas.js';
-import { createTag } from '../tags/store.js';
+import { createTag, tagSpellings } from '../tags/store.js';
 import { findVolumeSnapshot } from '../volume-snapshots/store.js';
 import { checkCreate, presentVolume, VOLUME_LIMIT } from './rules.js';
 import { CreateVolume, VolumeParams, VolumeQuery, VolumeSchema } from './schemas.js';
@@ -48,7 +48,7 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
       const snapshotId = request.body.snapshot_id;
       const source = snapshotId ? await findVolumeSnapshot(db, snapshotId) : undefined;
       if (snapshotId && !source) throw notFound();
-      const volumeTags = checkCreate(request.body, source);
+      const volumeTags = await tagSpellings(db, checkCreate(request.body, source));
       const { total } = await listVolumes(db, { limit: 1, offset: 0 });
       if (total >= VOLUME_LIMIT)
         throw unprocessable(`creating this volume will exceed your volume limit of ${VOLUME_LIMIT}`);

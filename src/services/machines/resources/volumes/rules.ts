@@ -33,6 +33,8 @@ export function checkCreate(body: typeof CreateVolume.static, source?: VolumeSna
     throw unprocessable('You specified an invalid region for volume creation.');
   if (body.filesystem_type && body.filesystem_type !== 'ext4' && body.filesystem_type !== 'xfs')
     throw unprocessable('filesystem_type must be ext4 or xfs.');
+  if (body.filesystem_label && body.filesystem_label.length > 16)
+    throw unprocessable('filesystem_label must be at most 16 characters.');
   if (source && source.region !== body.region)
     throw unprocessable(`The snapshot ${source.id} is in region ${source.region}; create the volume there.`);
   if (source && (body.size_gigabytes as number) < source.min_disk_size)
