@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApiClient } from 'dots-wrapper';
+import { createTestDatabase } from '../../../../../test/db.js';
+import { migrate } from '../../../../platform/migrations.js';
 import { documented } from '../../check.test.js';
+import { migrations } from '../../migrations.js';
 import { auth, startMachines, tokens, validCreate } from '../../support.test.js';
 
 const unknown = '00000000-0000-4000-8000-000000000000';
@@ -304,5 +307,56 @@ test('dots-wrapper drives every firewall call unchanged', async () => {
     );
   } finally {
     await service.close();
+  }
+});
+
+test('firewalls survive a restart; a full-scope token from before firewalls gets the firewall scopes', async () => {
+  const db = await createTestDatabase();
+  try {
+    // The database as it was before firewalls: every migration up to theirs, and a token with the three scopes.
+    const before = migrations.slice(
+      0,
+      migrations.findIndex((m) => m.name === '006_firewalls'),
+    );
+    await migrate(db, 'machines', before);
+    await db.query(
+      `INSERT INTO machines.tokens (name, token_hash, scopes, source) VALUES ('old', 'x', $1, 'cli'), ('ro', 'y', $2, 'cli')`,
+      [['machine:create', 'machine:read', 'machine:delete'], ['machine:read']],
+    );
+    let service = await startMachines({}, { db });
+    const stored = await db.query(
+      'SELECT name, scopes FROM machines.tokens WHERE source = $1 ORDER BY name',
+      ['cli'],
+    );
+    assert.deepEqual(stored.rows, [
+      {
+        name: 'old',
+        scopes: [
+          'machine:create',
+          'machine:read',
+          'machine:delete',
+          'firewall:read',
+          'firewall:create',
+          'firewall:update',
+          'firewall:delete',
+        ],
+      },
+      { name: 'ro', scopes: ['machine:read'] },
+    ]);
+    await service.app.inject({ method: 'POST', url: '/v2/tags', headers: auth(), payload: { name: 'edge' } });
+    const made = await service.app.inject({
+      method: 'POST',
+      url: '/v2/firewalls',
+      headers: auth(),
+      payload: { name: 'kept', inbound_rules: [ssh], tags: ['edge'] },
+    });
+    const url = `/v2/firewalls/${made.json().firewall.id}`;
+    const first = (await service.app.inject({ method: 'GET', url, headers: auth() })).json();
+    await service.close();
+    service = await startMachines({}, { db });
+    assert.deepEqual((await service.app.inject({ method: 'GET', url, headers: auth() })).json(), first);
+    await service.close();
+  } finally {
+    await db.close();
   }
 });
