@@ -216,7 +216,7 @@ const rows: Row[] = [
   { op: 'GET /v2/images', url: '/v2/images?private=true', status: 200 },
   { op: 'GET /v2/images/{image_id}', url: '/v2/images/{snapshot}', status: 200 },
   { op: 'POST /v2/tags', url: '/v2/tags', status: 201, body: { name: 'prod' } },
-  { op: 'POST /v2/tags', url: '/v2/tags', status: 422, body: { name: 'not valid!' } },
+  { op: 'POST /v2/tags', url: '/v2/tags', status: 400, body: { name: 'not valid!' } },
   {
     op: 'POST /v2/tags/{tag_id}/resources',
     url: '/v2/tags/prod/resources',

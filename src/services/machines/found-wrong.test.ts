@@ -104,3 +104,111 @@ test('a droplet delete answers 204 with the JSON content type, as the provider d
   assert.equal(tag.statusCode, 204);
   assert.equal(tag.headers['content-type'], undefined);
 });
+
+// Issue 38's "found wrong" list, one test each.
+test('?name= matches droplet names case-insensitively, as the provider does', async () => {
+  const id = (await call('POST', '/v2/droplets', { ...validCreate, name: 'Mixed-Case-1' })).json().droplet.id;
+  const listed = (await call('GET', '/v2/droplets?name=mixed-case-1')).json();
+  assert.deepEqual(
+    listed.droplets.map((d: { id: number }) => d.id),
+    [id],
+  );
+});
+
+test("names ending in '-' or '.' are refused, as the provider's pattern says", async () => {
+  for (const name of ['web-', 'web.']) {
+    const refused = await call('POST', '/v2/droplets', { ...validCreate, name });
+    assert.equal(refused.statusCode, 422, name);
+  }
+  assert.equal(
+    (await call('POST', '/v2/droplets', { ...validCreate, names: ['ok-1', 'bad.'] })).statusCode,
+    422,
+  );
+});
+
+test('a region prefix ("nyc") deploys into a region of that city', async () => {
+  const created = await call('POST', '/v2/droplets', { ...validCreate, region: 'nyc' });
+  assert.equal(created.statusCode, 202, created.body);
+  assert.match(created.json().droplet.region.slug, /^nyc\d$/);
+  assert.equal((await call('POST', '/v2/droplets', { ...validCreate, region: 'xyz' })).statusCode, 422);
+});
+
+test('an invalid tag name is a 400, as the provider answers', async () => {
+  const refused = await call('POST', '/v2/tags', { name: 'bad tag' });
+  assert.equal(refused.statusCode, 400);
+  const error = 'Error validating resource tag: "tag-name \\"bad tag\\" contains invalid characters"';
+  assert.deepEqual(refused.json(), {
+    id: 'bad_request',
+    message: error,
+    error,
+    messages: null,
+    root_causes: [`rpc error: code = InvalidArgument desc = ${error}`],
+    request_id: refused.headers['x-request-id'],
+  });
+  const notJson = await service.app.inject({
+    method: 'POST',
+    url: '/v2/tags',
+    headers: { ...auth(), 'content-type': 'application/json' },
+    payload: '{',
+  });
+  assert.deepEqual(Object.keys(notJson.json()).sort(), ['id', 'message', 'request_id']);
+});
+
+test('a filesystem_label over 16 characters is refused', async () => {
+  const body = { name: 'labelled', size_gigabytes: 1, region: 'nyc3', filesystem_type: 'ext4' };
+  const refused = await call('POST', '/v2/volumes', { ...body, filesystem_label: 'a'.repeat(17) });
+  assert.equal(refused.statusCode, 422);
+  assert.equal(refused.json().message, 'filesystem_label must be at most 16 characters.');
+  assert.equal(
+    (await call('POST', '/v2/volumes', { ...body, filesystem_label: 'a'.repeat(16) })).statusCode,
+    201,
+  );
+});
+
+test('attach tags the volume with the tags it names', async () => {
+  const volume = (
+    await call('POST', '/v2/volumes', { name: 'to-tag', size_gigabytes: 1, region: 'nyc3' })
+  ).json().volume;
+  const droplet = (await call('POST', '/v2/droplets', validCreate)).json().droplet;
+  const attached = await call('POST', `/v2/volumes/${volume.id}/actions`, {
+    type: 'attach',
+    droplet_id: droplet.id,
+    tags: ['attached-vol'],
+  });
+  assert.equal(attached.statusCode, 202, attached.body);
+  assert.deepEqual((await call('GET', `/v2/volumes/${volume.id}`)).json().volume.tags, ['attached-vol']);
+  assert.equal((await call('GET', '/v2/tags/attached-vol')).json().tag.resources.volumes.count, 1);
+});
+
+test("the account's limit message names droplets, the provider's word", async () => {
+  const limited = await startMachines({ MACHINES_LIMIT: '1' });
+  try {
+    await limited.app.inject({ method: 'POST', url: '/v2/droplets', headers: auth(), payload: validCreate });
+    const account = (await limited.app.inject({ method: 'GET', url: '/v2/account', headers: auth() })).json();
+    assert.equal(account.account.status_message, 'The account has reached its limit of 1 droplets.');
+  } finally {
+    await limited.close();
+  }
+});
+
+test('tags keep their first spelling: CaseTag then casetag is one tag, named CaseTag everywhere', async () => {
+  assert.equal((await call('POST', '/v2/tags', { name: 'CaseTag' })).json().tag.name, 'CaseTag');
+  const again = await call('POST', '/v2/tags', { name: 'casetag' });
+  assert.equal(again.statusCode, 201);
+  assert.equal(again.json().tag.name, 'CaseTag');
+  const droplet = (await call('POST', '/v2/droplets', { ...validCreate, tags: ['CASETAG'] })).json().droplet;
+  assert.deepEqual(droplet.tags, ['CaseTag']);
+  const volume = (
+    await call('POST', '/v2/volumes', {
+      name: 'case-vol',
+      size_gigabytes: 1,
+      region: 'nyc3',
+      tags: ['caseTAG'],
+    })
+  ).json().volume;
+  assert.deepEqual(volume.tags, ['CaseTag']);
+  const tag = (await call('GET', '/v2/tags/casetag')).json().tag;
+  assert.deepEqual([tag.name, tag.resources.droplets.count, tag.resources.volumes.count], ['CaseTag', 1, 1]);
+  const stored = await service.db.query("SELECT name FROM machines.tags WHERE lower(name) = 'casetag'");
+  assert.deepEqual(stored.rows, [{ name: 'CaseTag' }]);
+});

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
 import type { TestService } from '../../../test/service.js';
 import type { Database } from '../../platform/database.js';
-import { defaultVpcUuid } from './catalog.js';
+import { defaultVpcUuid } from './resources/catalog/data.js';
 import type { MachinesSettings } from './settings.js';
 import { auth, startMachines, tokens, validCreate } from './support.test.js';
 

@@ -1,5 +1,7 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { firewallsMigration } from './resources/firewalls/migration.js';
+import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 
 export const migrations: Migration[] = [
   {
@@ -111,4 +113,6 @@ export const migrations: Migration[] = [
       CREATE INDEX volumes_machine ON machines.volumes (machine_id);
     `,
   },
+  volumeSnapshotsMigration,
+  firewallsMigration,
 ];

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestService } from '../../../test/service.js';
+import { parsePublicKey } from './resources/keys/sshkey.js';
 import type { MachinesSettings } from './settings.js';
-import { parsePublicKey } from './sshkey.js';
 import { auth, startMachines, tokens, validCreate } from './support.test.js';
 
 let service: TestService<MachinesSettings>;
@@ -101,7 +101,7 @@ test('account: the machine limit, and status warning once it is reached', async 
   });
   const full = (await call('GET', '/v2/account')).json().account;
   assert.equal(full.status, 'warning');
-  assert.equal(full.status_message, 'The account has reached its limit of 3 machines.');
+  assert.equal(full.status_message, 'The account has reached its limit of 3 droplets.');
   for (const m of created.json().machines) await call('DELETE', `/v2/machines/${m.id}`);
 });
 
@@ -159,7 +159,7 @@ test('tags: created on their own or by tagging at create; tag and untag machines
   assert.equal((await call('DELETE', '/v2/tags/Prod')).statusCode, 204);
   assert.deepEqual((await call('GET', `/v2/volumes/${volume.id}`)).json().volume.tags, []);
   assert.equal((await call('GET', '/v2/tags/Prod')).statusCode, 404);
-  assert.equal((await call('POST', '/v2/tags', { name: 'no spaces' })).statusCode, 422);
+  assert.equal((await call('POST', '/v2/tags', { name: 'no spaces' })).statusCode, 400);
   await call('DELETE', `/v2/machines/${m.id}`);
   await call('DELETE', `/v2/volumes/${volume.id}`);
 });

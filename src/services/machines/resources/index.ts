@@ -1,0 +1,31 @@
+import type { Resource } from '../resource.js';
+import { resource as account } from './account/routes.js';
+import { resource as actions } from './actions/routes.js';
+import { resource as catalog } from './catalog/routes.js';
+import { resource as dropletActions } from './droplet-actions/routes.js';
+import { resource as droplets } from './droplets/routes.js';
+import { resource as firewalls } from './firewalls/routes.js';
+import { resource as images } from './images/routes.js';
+import { resource as keys } from './keys/routes.js';
+import { resource as snapshots } from './snapshots/routes.js';
+import { resource as tags } from './tags/routes.js';
+import { resource as volumeActions } from './volume-actions/routes.js';
+import { resource as volumeSnapshots } from './volume-snapshots/routes.js';
+import { resource as volumes } from './volumes/routes.js';
+
+/** Every resource the API serves, one line each; the service's routes plugin registers them in this order. */
+export const resources: Resource[] = [
+  droplets,
+  dropletActions,
+  catalog,
+  images,
+  actions,
+  account,
+  keys,
+  tags,
+  volumes,
+  volumeActions,
+  volumeSnapshots,
+  snapshots,
+  firewalls,
+];
