@@ -6,12 +6,15 @@ import { machines } from './index.js';
 
 const token = `dop_v1_${'ab'.repeat(32)}`;
 
-// Documented shape: {"id", "message", "request_id"}, request_id equal to the x-request-id header.
+// Documented shape: {"id", "message", "request_id"}, request_id equal to the x-request-id header; an invalid tag
+// name also carries the `error`, `messages` and `root_causes` that DigitalOcean's document gives that answer.
+const keysOf = (b: Record<string, unknown>) => Object.keys(b).sort().join();
 const isErrorShape = (_status: number, body: unknown) => {
   const b = body as Record<string, unknown> | undefined;
   return (
     !!b &&
-    Object.keys(b).sort().join() === 'id,message,request_id' &&
+    (keysOf(b) === 'id,message,request_id' ||
+      keysOf(b) === 'error,id,message,messages,request_id,root_causes') &&
     typeof b.id === 'string' &&
     b.id.length > 0 &&
     typeof b.message === 'string' &&

@@ -99,7 +99,7 @@ test("every firewall operation answers as DigitalOcean's document says, and keep
       `dop_v1_${'e'.repeat(64)}`,
     );
     assert.equal(
-      (await documented(service, 'GET /v2/firewalls', '/v2/firewalls', 403, undefined, tokens.read)).id,
+      (await documented(service, 'GET /v2/firewalls', '/v2/firewalls', 403, undefined, tokens.create)).id,
       'forbidden',
     );
     await documented(service, 'GET /v2/firewalls/{firewall_id}', `/v2/firewalls/${id}`, 200);
