@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Backlot, start } from '../../src/index.js';
+import { runCommand } from '../../src/platform/commands.js';
+import { imageStats } from '../../src/services/content/image-sizes.js';
+import { content } from '../../src/services/content/index.js';
 import { harnessEnv } from '../harness.js';
-import { multipart, png, pngOfSize, uploadParts } from '../profiles.js';
-import { basic } from './fixtures.js';
+import { gradient } from '../images.js';
+import { multipart, png, pngOfSize, storeEnv, uploadParts } from '../profiles.js';
+import type { TestService } from '../service.js';
+import { basic, contentAppPassword, startSecured } from './fixtures.js';
 
 // Uploads as an attacker (or an unlucky operator) meets them: who may send a body, what an image may cost, whose
 // files a reset touches, what a killed upload leaves. On the embedded store, and on S3 under test/with-services.ts.
@@ -150,5 +157,191 @@ describe('partial uploads a killed process left', () => {
       rmSync(tmpSpool, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+/** A raw HTTP/1.1 request whose body is sent only in part: what comes back, and whether the server hung up. */
+function partialUpload(url: string, headers: Record<string, string>, declared: number, sentFirst: number) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {});
+  const head = [
+    'POST /wp-json/wp/v2/media HTTP/1.1',
+    `Host: ${hostname}:${port}`,
+    `Content-Length: ${declared}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
+  socket.write(head);
+  socket.write(Buffer.alloc(sentFirst, 1));
+  let received = Buffer.alloc(0);
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? -1);
+      if (end >= 0 && length >= 0 && received.length >= end + 4 + length)
+        resolve({ status: Number(text.slice(9, 12)), body: text.slice(end + 4, end + 4 + length) });
+    });
+    socket.on('close', () => reject(new Error(`closed before an answer: ${received.toString('latin1')}`)));
+  });
+  /** Keeps sending the rest in 64 KiB pieces; resolves with how much was written before the server hung up. */
+  const sendRest = () =>
+    new Promise<{ written: number; closed: boolean }>((resolve) => {
+      let written = sentFirst;
+      socket.once('close', () => resolve({ written, closed: true }));
+      const more = () => {
+        while (written < declared && !socket.destroyed) {
+          const piece = Math.min(64 * 1024, declared - written);
+          written += piece;
+          if (!socket.write(Buffer.alloc(piece, 2))) return void socket.once('drain', more);
+        }
+        if (written >= declared) resolve({ written, closed: socket.destroyed });
+      };
+      more();
+    });
+  return { answer, sendRest, socket };
+}
+
+describe('uploads refused before their body is read (issue 35, item 8)', () => {
+  let service: TestService;
+  let contributorAuth: string;
+  before(async () => {
+    service = await startSecured('content', { listen: true, env: storeEnv() });
+    const password = await runCommand(
+      content,
+      ['app-password', 'create', '--user', 'contributor'],
+      service.ctx,
+    );
+    contributorAuth = basic('contributor', password);
+  });
+  after(() => service?.close());
+
+  for (const [who, headers, status] of [
+    ['anonymous', {}, 401],
+    ['a contributor (no upload_files)', { authorization: '' }, 403],
+  ] as const) {
+    test(`${who}: ${status} while the 32 MiB body is still unsent, then at most a bounded drain`, async () => {
+      const auth: Record<string, string> =
+        'authorization' in headers ? { authorization: contributorAuth } : {};
+      const declared = 32 * 1024 * 1024;
+      const request = partialUpload(
+        service.url,
+        { ...auth, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="big.png"' },
+        declared,
+        1024,
+      );
+      try {
+        // Only 1 KiB of 32 MiB has been sent: the answer cannot have waited for the body. (The bound only keeps
+        // a server that waits for the body from hanging the test until its 120 s request timeout.)
+        const answer = await Promise.race([
+          request.answer,
+          delay(20_000, undefined, { ref: false }).then(() =>
+            assert.fail('no answer while the body was still unsent'),
+          ),
+        ]);
+        assert.equal(answer.status, status);
+        assert.equal(JSON.parse(answer.body).code, 'rest_cannot_create');
+        // A client that keeps writing is read for a while (it saw the answer), then the server hangs up.
+        const rest = await request.sendRest();
+        assert.equal(rest.closed, true);
+        assert.ok(rest.written < declared, `${rest.written} of ${declared} bytes were taken in`);
+      } finally {
+        request.socket.destroy();
+      }
+    });
+  }
+});
+
+/** A 38-byte WebP (an extended header, VP8X) that claims `width`×`height` pixels. */
+function webpClaiming(width: number, height: number) {
+  const file = Buffer.alloc(38);
+  file.write('RIFF', 0, 'latin1');
+  file.writeUInt32LE(30, 4);
+  file.write('WEBPVP8X', 8, 'latin1');
+  file.writeUInt32LE(10, 16);
+  file.writeUIntLE(width - 1, 24, 3);
+  file.writeUIntLE(height - 1, 27, 3);
+  file.write('VP8L', 30, 'latin1');
+  return file;
+}
+
+/** A small JPEG whose frame header claims `width`×`height` pixels: quantisation, frame and a scan of nothing. */
+function jpegClaiming(width: number, height: number) {
+  const segment = (marker: number, body: Buffer) => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(body.length + 2, 2);
+    return Buffer.concat([head, body]);
+  };
+  const frame = Buffer.from([8, 0, 0, 0, 0, 1, 1, 0x11, 0]);
+  frame.writeUInt16BE(height, 1);
+  frame.writeUInt16BE(width, 3);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    segment(0xdb, Buffer.concat([Buffer.from([0]), Buffer.alloc(64, 1)])),
+    segment(0xc0, frame),
+    segment(0xc4, Buffer.concat([Buffer.from([0]), Buffer.alloc(16, 0), Buffer.alloc(0)])),
+    segment(0xda, Buffer.from([1, 1, 0, 0, 63, 0])),
+    Buffer.alloc(150, 0),
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}
+
+describe('image work (issue 35, item 9)', () => {
+  let service: TestService;
+  const admin = { authorization: basic('admin', contentAppPassword) };
+  before(async () => {
+    service = await startSecured('content', { env: storeEnv() });
+  });
+  after(() => service?.close());
+
+  const upload = (bytes: Buffer, name: string, type: string) =>
+    service.app.inject({
+      method: 'POST',
+      url: '/wp-json/wp/v2/media',
+      headers: { ...admin, 'content-type': type, 'content-disposition': `attachment; filename="${name}"` },
+      payload: bytes,
+    });
+
+  test('pixel bombs (10000×10000 in a few bytes) are refused with 400 before any decoding', async () => {
+    const before = imageStats.decodes;
+    for (const [bytes, name, type] of [
+      [webpClaiming(10_000, 10_000), 'bomb.webp', 'image/webp'],
+      [jpegClaiming(10_000, 10_000), 'bomb.jpg', 'image/jpeg'],
+    ] as const) {
+      const res = await upload(bytes, name, type);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.deepEqual(res.json(), {
+        code: 'rest_upload_image_too_large',
+        message: 'The image is 10000 × 10000 pixels; this site resizes images of up to 40 megapixels.',
+        data: { status: 400 },
+      });
+    }
+    assert.equal(imageStats.decodes, before);
+    const listed = await service.app.inject({ method: 'GET', url: '/wp-json/wp/v2/media' });
+    assert.deepEqual(listed.json(), []);
+  });
+
+  test('an image is decoded once for all its sizes, and images are resized one at a time', async () => {
+    const photo = await gradient(1600, 1200).jpeg().toBuffer();
+    const before = imageStats.decodes;
+    imageStats.mostAtOnce = 0;
+    const answers = await Promise.all([1, 2, 3].map((n) => upload(photo, `photo-${n}.jpg`, 'image/jpeg')));
+    for (const res of answers) {
+      assert.equal(res.statusCode, 201, res.body);
+      // medium, large, thumbnail, medium_large and 1536x1536: five copies from one decode.
+      assert.deepEqual(Object.keys(res.json().media_details.sizes).sort(), [
+        '1536x1536',
+        'full',
+        'large',
+        'medium',
+        'medium_large',
+        'thumbnail',
+      ]);
+    }
+    assert.equal(imageStats.decodes - before, 3);
+    assert.equal(imageStats.mostAtOnce, 1);
   });
 });
