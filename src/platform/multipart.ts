@@ -82,7 +82,9 @@ export function drainAfterAnswer(req: IncomingMessage, res: ServerResponse, boun
     clearTimeout(timer);
     // A request injected in tests (light-my-request) has no real socket: it is just no longer read.
     const hangUp = () =>
-      typeof req.socket?.destroy === 'function' ? req.socket.destroy() : req.removeAllListeners('data').pause();
+      typeof req.socket?.destroy === 'function'
+        ? req.socket.destroy()
+        : req.removeAllListeners('data').pause();
     if (res.writableFinished) hangUp();
     else res.once('finish', hangUp);
   };

@@ -167,6 +167,7 @@ export class LocalObjectStore implements ObjectStore {
   ) {
     mkdirSync(path.join(root, stagingFolder), { recursive: true, mode: 0o700 });
     removeStalePartials(root);
+    removeStaleSpools();
   }
 
   private pathOf(key: string) {
