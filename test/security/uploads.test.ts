@@ -255,6 +255,67 @@ describe('uploads refused before their body is read (issue 35, item 8)', () => {
   }
 });
 
+describe('the upload size cap, with the body streamed (issue 35, item 8)', () => {
+  let service: TestService;
+  const admin = { authorization: basic('admin', contentAppPassword) };
+  before(async () => {
+    service = await startSecured('content', {
+      listen: true,
+      env: { ...storeEnv(), CONTENT_MAX_UPLOAD_BYTES: '65536' },
+    });
+  });
+  after(() => service?.close());
+
+  test('a declared or a chunked body over CONTENT_MAX_UPLOAD_BYTES is 413 and nothing is stored', async () => {
+    const tooBig = {
+      code: 'rest_upload_file_too_big',
+      message: 'This file is too big. Files must be less than 64 KB in size.',
+      data: { status: 413 },
+    };
+    const headers = {
+      ...admin,
+      'content-type': 'image/png',
+      'content-disposition': 'attachment; filename="b.png"',
+    };
+    const declared = await fetch(`${service.url}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers,
+      body: pngOfSize(65_537),
+    });
+    assert.equal(declared.status, 413);
+    assert.deepEqual(await declared.json(), tooBig);
+    // No Content-Length: the cap is met while the body streams in.
+    const chunks = [pngOfSize(40_000), Buffer.alloc(40_000, 3)];
+    const chunked = await fetch(`${service.url}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers,
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(chunked.status, 413);
+    assert.deepEqual(await chunked.json(), tooBig);
+    const listed = await fetch(`${service.url}/wp-json/wp/v2/media`);
+    assert.deepEqual(await listed.json(), []);
+    // One at the cap is taken.
+    const fits = await fetch(`${service.url}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers,
+      body: pngOfSize(65_536),
+    });
+    assert.equal(fits.status, 201);
+    assert.equal(
+      ((await fits.json()) as { media_details: { filesize: number } }).media_details.filesize,
+      65_536,
+    );
+  });
+});
+
 /** A 38-byte WebP (an extended header, VP8X) that claims `width`×`height` pixels. */
 function webpClaiming(width: number, height: number) {
   const file = Buffer.alloc(38);
