@@ -161,12 +161,18 @@ describe('partial uploads a killed process left', () => {
 });
 
 /** A raw HTTP/1.1 request whose body is sent only in part: what comes back, and whether the server hung up. */
-function partialUpload(url: string, headers: Record<string, string>, declared: number, sentFirst: number) {
+function partialUpload(
+  url: string,
+  headers: Record<string, string>,
+  declared: number,
+  sentFirst: number,
+  query = '',
+) {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   socket.on('error', () => {});
   const head = [
-    'POST /wp-json/wp/v2/media HTTP/1.1',
+    `POST /wp-json/wp/v2/media${query} HTTP/1.1`,
     `Host: ${hostname}:${port}`,
     `Content-Length: ${declared}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
@@ -207,31 +213,30 @@ function partialUpload(url: string, headers: Record<string, string>, declared: n
 
 describe('uploads refused before their body is read (issue 35, item 8)', () => {
   let service: TestService;
-  let contributorAuth: string;
+  const logins: Record<string, string> = {};
   before(async () => {
     service = await startSecured('content', { listen: true, env: storeEnv() });
-    const password = await runCommand(
-      content,
-      ['app-password', 'create', '--user', 'contributor'],
-      service.ctx,
-    );
-    contributorAuth = basic('contributor', password);
+    for (const login of ['contributor', 'author']) {
+      const password = await runCommand(content, ['app-password', 'create', '--user', login], service.ctx);
+      logins[login] = basic(login, password);
+    }
   });
   after(() => service?.close());
 
-  for (const [who, headers, status] of [
-    ['anonymous', {}, 401],
-    ['a contributor (no upload_files)', { authorization: '' }, 403],
+  for (const [who, login, query, status, code] of [
+    ['anonymous', undefined, '', 401, 'rest_cannot_create'],
+    ['a contributor (no upload_files)', 'contributor', '', 403, 'rest_cannot_create'],
+    ["an author attaching it to another's post", 'author', '?post=1', 403, 'rest_cannot_edit'],
   ] as const) {
     test(`${who}: ${status} while the 32 MiB body is still unsent, then at most a bounded drain`, async () => {
-      const auth: Record<string, string> =
-        'authorization' in headers ? { authorization: contributorAuth } : {};
+      const auth: Record<string, string> = login ? { authorization: logins[login] as string } : {};
       const declared = 32 * 1024 * 1024;
       const request = partialUpload(
         service.url,
         { ...auth, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="big.png"' },
         declared,
         1024,
+        query,
       );
       try {
         // Only 1 KiB of 32 MiB has been sent: the answer cannot have waited for the body. (The bound only keeps
@@ -243,7 +248,7 @@ describe('uploads refused before their body is read (issue 35, item 8)', () => {
           ),
         ]);
         assert.equal(answer.status, status);
-        assert.equal(JSON.parse(answer.body).code, 'rest_cannot_create');
+        assert.equal(JSON.parse(answer.body).code, code);
         // A client that keeps writing is read for a while (it saw the answer), then the server hangs up.
         const rest = await request.sendRest();
         assert.equal(rest.closed, true);

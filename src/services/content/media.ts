@@ -281,6 +281,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
             throw restError(400, 'rest_upload_no_content_disposition', 'No Content-Disposition supplied.');
           if (declared !== undefined && declared > files.maxBytes + (isForm ? formOverhead : 0))
             throw fileTooBig(files.maxBytes);
+          // The query's `post` and `author` are checked before the body too (core's permission check does).
+          await writeFields(request, request.query);
           const spool = await makeSpool();
           // 'close' comes once the answer is sent or the connection is gone, whichever way the request ended.
           reply.raw.once('close', () => void rm(spool, { recursive: true, force: true }));
