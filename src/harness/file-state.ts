@@ -1,13 +1,19 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { S3Settings } from '../platform/objects.js';
+import {
+  checkpointPrefix,
+  createS3Client,
+  type ObjectSpace,
+  ownsLocalFile,
+  type S3Settings,
+} from '../platform/objects.js';
 
 /**
- * State that lives in files: the list's JSON file and profiles' stored images (a local folder or an S3 bucket).
- * A checkpoint keeps copies under `<dataDir>/checkpoints/<key>/<service>/` (`checkpointKey`: the name, or a hash
- * of it), or, for a bucket, in the bucket itself under `.backlot-checkpoints/<key>/` (a prefix no upload can
- * produce: profiles' keys start with a user id).
+ * State that lives in files: the list's JSON file, and profiles' images and content's media (a local folder or
+ * an S3 bucket shared by both, each service owning its part: see ObjectSpace). A checkpoint keeps copies under
+ * `<dataDir>/checkpoints/<key>/<service>/`, or, for a bucket, in the bucket itself under
+ * `.backlot-checkpoints/<key>/` (a prefix no upload can write).
  */
 
 export interface FileState {
@@ -56,70 +62,85 @@ export function listFileState(
   };
 }
 
-/** Profiles' images in the embedded store's folder. */
-export function localObjectsState(root: string): FileState {
+/**
+ * One service's objects in the embedded store's folder (`space`: the files it owns; the other service's, the
+ * staging folder and partial uploads are never touched). A checkpoint copies them to `<dir>/objects/`; a
+ * checkpoint without that folder (content's, from before checkpoints held its media) leaves them as they are.
+ * Checkpoints of profiles from then held every service's files: only profiles' are restored from them.
+ */
+export function localObjectsState(root: string, space: ObjectSpace): FileState {
   const saved = (dir: string) => path.join(dir, 'objects');
+  const owned = async (folder: string) =>
+    existsSync(folder) ? (await readdir(folder)).filter((name) => ownsLocalFile(space, name)) : [];
   return {
     async capture(dir) {
       await rm(saved(dir), { recursive: true, force: true });
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      if (existsSync(root)) await cp(root, saved(dir), { recursive: true });
-      else await mkdir(saved(dir), { mode: 0o700 });
+      await mkdir(saved(dir), { recursive: true, mode: 0o700 });
+      for (const name of await owned(root)) {
+        // A file deleted meanwhile is simply not in the checkpoint.
+        await copyFile(path.join(root, name), path.join(saved(dir), name)).catch((error) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        });
+      }
     },
     async restore(dir) {
+      if (!existsSync(saved(dir))) return;
       await mkdir(root, { recursive: true, mode: 0o700 });
-      // The folder stays (the running service serves from it); what is in it is replaced.
-      const current = await readdir(root);
-      await Promise.all(current.map((name) => rm(path.join(root, name), { recursive: true, force: true })));
-      if (existsSync(saved(dir))) await cp(saved(dir), root, { recursive: true });
+      // The folder stays (the running services serve from it); only this service's files are replaced.
+      const kept = await owned(saved(dir));
+      const keep = new Set(kept);
+      for (const name of await owned(root))
+        if (!keep.has(name)) await rm(path.join(root, name), { force: true });
+      for (const name of kept) await copyFile(path.join(saved(dir), name), path.join(root, name));
     },
   };
 }
 
-const checkpointPrefix = '.backlot-checkpoints/';
+/** Names the checkpoint of a bucket: its objects are copied in the bucket, this file says which service's. */
+const bucketMarker = 'bucket-objects';
 
-/** Profiles' images in an S3 bucket: copied within the bucket, so no bytes pass through backlot. */
-export function s3ObjectsState(settings: S3Settings): FileState & { close(): Promise<void> } {
-  const sdk = import('@aws-sdk/client-s3').then((s3) => ({
-    s3,
-    client: new s3.S3Client({
-      endpoint: settings.endpoint,
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    }),
-  }));
+/**
+ * One service's objects in an S3 bucket, copied within the bucket (no bytes pass through backlot) to
+ * `.backlot-checkpoints/<checkpoint key>/<object key>`: each service captures, restores and drops only the keys of its space.
+ * A checkpoint without the marker file is from before checkpoints were per service: profiles' held every key
+ * (only profiles' are restored), content's held none (its objects are left as they are).
+ */
+export function s3ObjectsState(
+  settings: S3Settings,
+  space: ObjectSpace,
+  options: { capturedBefore: boolean } = { capturedBefore: false },
+): FileState & { close(): Promise<void> } {
+  const s3 = createS3Client(settings);
+  s3.catch(() => {});
   const Bucket = settings.bucket;
   const objects = async (prefix: string) => {
-    const { s3, client } = await sdk;
+    const { sdk, client } = await s3;
     const found: { key: string; size: number }[] = [];
     let token: string | undefined;
     do {
       const page = await client.send(
-        new s3.ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+        new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token }),
       );
       for (const item of page.Contents ?? [])
         if (item.Key) found.push({ key: item.Key, size: item.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return prefix ? found : found.filter((o) => !o.key.startsWith(checkpointPrefix));
+    return found.filter((o) => space.owns(o.key.slice(prefix.length)));
   };
   const keys = async (prefix: string) => (await objects(prefix)).map((o) => o.key);
   const copy = async (from: string, to: string) => {
-    const { s3, client } = await sdk;
+    const { sdk, client } = await s3;
     const source = `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
-    await client.send(new s3.CopyObjectCommand({ Bucket, Key: to, CopySource: source, ACL: settings.acl }));
+    await client.send(new sdk.CopyObjectCommand({ Bucket, Key: to, CopySource: source, ACL: settings.acl }));
   };
   const remove = async (list: string[]) => {
-    const { s3, client } = await sdk;
+    const { sdk, client } = await s3;
     for (let i = 0; i < list.length; i += 1000) {
       const Objects = list.slice(i, i + 1000).map((Key) => ({ Key }));
-      await client.send(new s3.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+      await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
     }
   };
-  // The checkpoint's key is the last part of its folder (`<dataDir>/checkpoints/<key>/profiles`).
+  // The checkpoint's key is the last part but one of its folder (`<dataDir>/checkpoints/<key>/<service>`).
   const prefixOf = (dir: string) => `${checkpointPrefix}${path.basename(path.dirname(dir))}/`;
   return {
     async capture(dir) {
@@ -127,8 +148,10 @@ export function s3ObjectsState(settings: S3Settings): FileState & { close(): Pro
       await remove(await keys(prefix));
       const live = await keys('');
       await Promise.all(live.map((key) => copy(key, prefix + key)));
+      await writeFile(path.join(dir, bucketMarker), `${space.owner}\n`, { mode: 0o600 });
     },
     async restore(dir) {
+      if (!options.capturedBefore && !existsSync(path.join(dir, bucketMarker))) return;
       const prefix = prefixOf(dir);
       const [live, saved] = await Promise.all([keys(''), keys(prefix)]);
       const kept = new Set(saved.map((k) => k.slice(prefix.length)));
@@ -142,7 +165,7 @@ export function s3ObjectsState(settings: S3Settings): FileState & { close(): Pro
       return (await objects(`${checkpointPrefix}${key}/`)).reduce((sum, o) => sum + o.size, 0);
     },
     async close() {
-      (await sdk).client.destroy();
+      (await s3.catch(() => undefined))?.client.destroy();
     },
   };
 }

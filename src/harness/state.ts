@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../platform/database.js';
-import type { S3Settings } from '../platform/objects.js';
+import { objectSpace, type S3Settings } from '../platform/objects.js';
 import type { RunningService } from '../platform/service.js';
 import { checkpointKey, checkpointNameRule, isCheckpointKey, isCheckpointName } from './checkpoint-name.js';
 import { type FileState, listFileState, localObjectsState, s3ObjectsState } from './file-state.js';
@@ -64,9 +64,16 @@ function partsOf(service: StatefulService, db: Database, dataDir: string): Parts
   if (service.id === 'list') {
     files.push(listFileState(settings.file ?? path.join(dataDir, 'list.json'), service.snapshot));
   }
-  if (service.id === 'profiles') {
+  if (service.id === 'profiles' || service.id === 'content') {
+    // Each service's own objects only; profiles' checkpoints of a bucket held its objects before content's did.
     const s3 = settings.s3 as S3Settings | undefined;
-    files.push(s3 ? s3ObjectsState(s3) : localObjectsState(path.join(dataDir, 'objects')));
+    const space = objectSpace(service.id);
+    const capturedBefore = service.id === 'profiles';
+    files.push(
+      s3
+        ? s3ObjectsState(s3, space, { capturedBefore })
+        : localObjectsState(path.join(dataDir, 'objects'), space),
+    );
   }
   const own = settings.datastore?.kind === 'networked' && settings.datastore.source === 'DATASTORE_URL';
   return {
@@ -81,7 +88,7 @@ function partsOf(service: StatefulService, db: Database, dataDir: string): Parts
 
 /**
  * Reset and checkpoints of the services of one backlot (running, or configured for the CLI): database rows and
- * sequences (per service schema, see SqlState), the list file and profiles' stored images. A checkpoint's files
+ * sequences (per service schema, see SqlState), the list file, profiles' stored images and content's media. A checkpoint's files
  * live in `<dataDir>/checkpoints/<key>/<service>/`, whose `complete` marker is written last: a checkpoint a
  * crash interrupted does not count. Operations run one at a time.
  */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { faultyS3Endpoint, startS3, type TestS3 } from '../../test/s3.js';
-import { LocalObjectStore, S3ObjectStore, type S3Settings } from './objects.js';
+import { LocalObjectStore, objectSpace, S3ObjectStore, type S3Settings, stagingFolder } from './objects.js';
 
 let s3: TestS3;
 let spool: string;
@@ -116,13 +116,14 @@ describe('ObjectStore.delete', () => {
   test('local: the file is gone afterwards; a key with no file is not an error', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'backlot-objects-test-'));
     try {
-      const store = new LocalObjectStore(root);
+      const store = new LocalObjectStore(root, objectSpace('content'));
       await store.put('content/uploads/a.png', Readable.from([Buffer.from('bytes')]));
       assert.equal((await store.find('content/uploads/a.png'))?.size, 5);
       await store.delete('content/uploads/a.png');
       assert.equal(await store.find('content/uploads/a.png'), undefined);
       await store.delete('content/uploads/never-stored.png');
-      assert.deepEqual(readdirSync(root), []);
+      assert.deepEqual(readdirSync(root), [stagingFolder]);
+      assert.deepEqual(readdirSync(path.join(root, stagingFolder)), []);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

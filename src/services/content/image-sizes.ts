@@ -33,7 +33,7 @@ export const registeredSizes: [string, SizeRule][] = [
 const bigImageThreshold = 2560;
 
 /** The types core's GD editor can resize; other images (BMP, ICO) keep only their original. */
-const resizable = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+export const resizable = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 const phpRound = (n: number) => Math.sign(n) * Math.round(Math.abs(n));
 const fuzzyMatch = (a: number, b: number) => Math.abs(a - b) <= 1;
@@ -117,34 +117,66 @@ function encode(image: Sharp, mime: string) {
 }
 
 /**
- * Larger pictures are kept without copies: decoding one takes gigabytes (a 268-megapixel PNG, sharp's own limit,
- * compresses to kilobytes), which would take a small container's whole memory.
+ * The most pixels an uploaded image may have (width × height from its header): larger ones are refused with 400
+ * `rest_upload_image_too_large` before anything decodes them. 40 megapixels takes any camera's photo up to
+ * 8000 × 5000; a default WordPress (GD, about 5 bytes a pixel within WP_MAX_MEMORY_LIMIT's 256 MB) cannot resize
+ * much more either. Decoding one holds width × height × channels bytes (160 MB at most), once per upload.
  */
-const maxInputPixels = 100_000_000;
+export const maxImagePixels = 40_000_000;
 
 let sharpLoaded: Promise<typeof sharpModule> | undefined;
 
 /**
  * sharp, loaded on the first image upload. libvips' operation cache is off: it keeps up to 50 MB of decoded
- * images for a server that resizes each upload once.
+ * images for a server that resizes each upload once. One libvips thread per image: images are resized one at a
+ * time (imageWork), so they take one of libuv's four threads and one core, and file writes of every service keep
+ * the other threads.
  */
 export function loadSharp() {
   sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
+    sharp.concurrency(1);
     return sharp;
   });
   return sharpLoaded;
+}
+
+/** How image work has gone in this process: for tests, and what an operator may want to know. */
+export const imageStats = {
+  /** Uploaded originals decoded to pixels (once per image however many sizes it gets). */
+  decodes: 0,
+  /** Images being resized right now, and the most at once so far. */
+  running: 0,
+  mostAtOnce: 0,
+};
+
+let imageQueue: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` when the images before it are done: one image is resized at a time in the whole process. */
+export function imageWork<T>(work: () => Promise<T>): Promise<T> {
+  const run = async () => {
+    imageStats.running++;
+    imageStats.mostAtOnce = Math.max(imageStats.mostAtOnce, imageStats.running);
+    try {
+      return await work();
+    } finally {
+      imageStats.running--;
+    }
+  };
+  const next = imageQueue.then(run, run);
+  imageQueue = next.catch(() => {});
+  return next;
 }
 
 /**
  * wp_create_image_subsizes with sharp in place of GD: each registered size smaller than the original, named
  * `name-WxH.ext` as core does; JPEG, WebP and GIF originals over 2560 px are scaled to `name-scaled.ext` first
  * (sizes are still made from the original). A JPEG whose EXIF orientation is not 1 is turned upright first, into
- * `name-rotated.jpg` when it is not scaled, as core's maybe_exif_rotate. sharp is loaded here, on the first image
- * upload only.
+ * `name-rotated.jpg` when it is not scaled, as core's maybe_exif_rotate. The file is decoded once (in imageWork's
+ * turn), and every copy is made from those pixels.
  */
 export async function makeImageSizes(
-  data: Buffer,
+  file: string,
   fileName: string,
   mime: string,
   size: { width: number; height: number; orientation?: number },
@@ -162,34 +194,48 @@ export async function makeImageSizes(
   // Orientations 5 to 8 turn the picture a quarter: its upright width is the stored height.
   const [width, height] =
     orientation >= 5 && orientation <= 8 ? [storedHeight, storedWidth] : [storedWidth, storedHeight];
-  // Animated GIFs would be resized frame by frame; core's GD editor keeps the first frame only. A truncated JPEG
-  // is resized as far as it decodes, as GD's libjpeg does; GD refuses other damaged images, and so does sharp.
-  const failOn = mime === 'image/jpeg' ? 'none' : 'warning';
-  const source = () => {
-    const image = sharp(data, { animated: false, failOn, limitInputPixels: maxInputPixels });
-    return result.rotated ? image.rotate() : image;
-  };
-  if (mime !== 'image/png' && (width > bigImageThreshold || height > bigImageThreshold)) {
-    const [w, h] = constrainDimensions(width, height, bigImageThreshold, bigImageThreshold);
-    const scaled = await encode(source().resize(w, h, { fit: 'fill' }), mime).toBuffer();
-    Object.assign(result, { width: w, height: h, replacement: { name: named('scaled'), data: scaled } });
-  } else if (result.rotated) {
-    const upright = await encode(source(), mime).toBuffer();
-    Object.assign(result, { width, height, replacement: { name: named('rotated'), data: upright } });
-  }
-  for (const [name, rule] of registeredSizes) {
-    const box = resizeDimensions(width, height, rule);
-    if (!box) continue;
-    let image = source();
-    if (box.cropW !== width || box.cropH !== height)
-      image = image.extract({ left: box.left, top: box.top, width: box.cropW, height: box.cropH });
-    const out = await encode(image.resize(box.width, box.height, { fit: 'fill' }), mime).toBuffer();
-    const file = named(`${box.width}x${box.height}`);
-    result.sizes.push({
-      name,
-      data: out,
-      size: { file, width: box.width, height: box.height, filesize: out.length, mime_type: mime },
-    });
-  }
-  return result;
+  return imageWork(async () => {
+    // Animated GIFs would be resized frame by frame; core's GD editor keeps the first frame only. A truncated JPEG
+    // is resized as far as it decodes, as GD's libjpeg does; GD refuses other damaged images, and so does sharp.
+    const failOn = mime === 'image/jpeg' ? 'none' : 'warning';
+    const input = sharp(file, { animated: false, failOn, limitInputPixels: maxImagePixels });
+    imageStats.decodes++;
+    const decoded = await (result.rotated ? input.rotate() : input)
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    const { channels } = decoded.info;
+    // The header's size is what core reports; pixels are taken from what actually decoded.
+    const source = () =>
+      sharp(decoded.data, { raw: { width: decoded.info.width, height: decoded.info.height, channels } });
+    const scaleX = decoded.info.width / width;
+    const scaleY = decoded.info.height / height;
+    if (mime !== 'image/png' && (width > bigImageThreshold || height > bigImageThreshold)) {
+      const [w, h] = constrainDimensions(width, height, bigImageThreshold, bigImageThreshold);
+      const scaled = await encode(source().resize(w, h, { fit: 'fill' }), mime).toBuffer();
+      Object.assign(result, { width: w, height: h, replacement: { name: named('scaled'), data: scaled } });
+    } else if (result.rotated) {
+      const upright = await encode(source(), mime).toBuffer();
+      Object.assign(result, { width, height, replacement: { name: named('rotated'), data: upright } });
+    }
+    for (const [name, rule] of registeredSizes) {
+      const box = resizeDimensions(width, height, rule);
+      if (!box) continue;
+      let image = source();
+      if (box.cropW !== width || box.cropH !== height)
+        image = image.extract({
+          left: Math.round(box.left * scaleX),
+          top: Math.round(box.top * scaleY),
+          width: Math.max(1, Math.round(box.cropW * scaleX)),
+          height: Math.max(1, Math.round(box.cropH * scaleY)),
+        });
+      const out = await encode(image.resize(box.width, box.height, { fit: 'fill' }), mime).toBuffer();
+      const copy = named(`${box.width}x${box.height}`);
+      result.sizes.push({
+        name,
+        data: out,
+        size: { file: copy, width: box.width, height: box.height, filesize: out.length, mime_type: mime },
+      });
+    }
+    return result;
+  });
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LoginLimiter } from '../../platform/login-limit.js';
-import { LocalObjectStore, S3ObjectStore } from '../../platform/objects.js';
+import { LocalObjectStore, objectSpace, S3ObjectStore } from '../../platform/objects.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { defineService } from '../../platform/service.js';
 import { newAppPassword, normalizeAppPassword } from './auth.js';
@@ -60,11 +60,13 @@ export const content = defineService({
       }
     }
     const limiter = LoginLimiter.forService(ctx, 'content');
-    // Media files go to the same object store as profiles' images: STORAGE_* S3, or <dataDir>/objects.
+    // Media files go to the same object store as profiles' images (STORAGE_* S3, or <dataDir>/objects), in
+    // content's own part of it: keys under `content/`.
     const { s3, publicUrlTemplate } = ctx.settings;
+    const space = objectSpace('content');
     const objects = s3
-      ? new S3ObjectStore(s3)
-      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'));
+      ? new S3ObjectStore(s3, undefined, space)
+      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'), space);
     const files = { objects, urlTemplate: publicUrlTemplate, maxBytes: ctx.settings.maxUploadBytes };
     const close = async () => {
       await limiter.close();

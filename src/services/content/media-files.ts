@@ -17,17 +17,18 @@ export type StoredMedia = Omit<MediaInfo, 'alt_text'>;
  * Stores an upload as wp_handle_upload and wp_generate_attachment_metadata do: the file under
  * `content/uploads/<file>`, and for images the resized copies beside it, with image_meta from the EXIF and IPTC
  * of JPEGs. A `-scaled` (over 2560 px) or `-rotated` (EXIF orientation) copy becomes the attachment's file.
+ * `upload` is the request's spooled copy of the file.
  */
 export async function storeMediaFiles(
   objects: ObjectStore,
   file: string,
-  data: Buffer,
+  upload: { path: string; size: number },
   mime: string,
   size?: { width?: number; height?: number },
 ): Promise<StoredMedia> {
   const key = uploads + file;
-  await objects.put(key, Readable.from([data]), { contentType: mime });
-  const stored: StoredMedia = { key, file, filesize: data.length, ...size };
+  await objects.putFile(key, upload.path, { contentType: mime });
+  const stored: StoredMedia = { key, file, filesize: upload.size, ...size };
   const { width, height } = size ?? {};
   if (!mime.startsWith('image/') || !width || !height) return stored;
   const folder = file.slice(0, file.lastIndexOf('/') + 1);
@@ -36,11 +37,12 @@ export async function storeMediaFiles(
   try {
     if (mime === 'image/jpeg') {
       const sharp = await loadSharp();
-      const { exif, iptc } = await sharp(data).metadata();
+      // The header only: no pixels are decoded here.
+      const { exif, iptc } = await sharp(upload.path).metadata();
       stored.image_meta = imageMeta(exif, iptc);
     }
     const orientation = Number(stored.image_meta.orientation);
-    made = await makeImageSizes(data, file.slice(folder.length), mime, { width, height, orientation });
+    made = await makeImageSizes(upload.path, file.slice(folder.length), mime, { width, height, orientation });
   } catch {
     // Bytes that decode no further than their header (or past sharp's pixel limit): core's editor fails the
     // same way and keeps the upload without copies.

@@ -1,63 +1,131 @@
-import { createRequire } from 'node:module';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
+import type { Readable } from 'node:stream';
+import { fileTypeFromFile } from 'file-type';
+import { BodyTooLarge, baseFileName, drainFile, multipartParser, spoolTo } from '../../platform/multipart.js';
 import { restError } from './errors.js';
 import { imageSize } from './image-size.js';
 
-/** A parsed upload request: the file (if any) and the other form fields. Non-enumerable, so hooks that walk bodies skip the bytes. */
+/**
+ * An upload's body, not read yet: the route reads it once it knows the caller may upload (a refused one is never
+ * read, see drainAfterAnswer). Its stream is non-enumerable, so hooks that walk bodies skip it.
+ */
 export class UploadBody {
-  declare readonly file?: { name: string; type: string; data: Buffer };
-  declare readonly fields: Record<string, string>;
-  declare readonly raw?: Buffer;
-  constructor(values: { file?: UploadBody['file']; fields?: Record<string, string>; raw?: Buffer }) {
-    Object.defineProperty(this, 'file', { value: values.file, enumerable: false });
-    Object.defineProperty(this, 'fields', { value: values.fields ?? {}, enumerable: false });
-    Object.defineProperty(this, 'raw', { value: values.raw, enumerable: false });
+  declare readonly stream: Readable;
+  /** Whether the whole body was read. */
+  done = false;
+  constructor(stream: Readable) {
+    Object.defineProperty(this, 'stream', { value: stream, enumerable: false });
+    Object.defineProperty(this, 'done', { value: false, enumerable: false, writable: true });
   }
 }
 
-interface Busboy extends NodeJS.WritableStream {
-  on(event: 'field', listener: (name: string, value: string) => void): this;
-  on(
-    event: 'file',
-    listener: (
-      name: string,
-      stream: NodeJS.ReadableStream,
-      info: { filename: string; mimeType: string },
-    ) => void,
-  ): this;
-  on(event: 'close', listener: () => void): this;
-  on(event: 'error', listener: (error: Error) => void): this;
+/** An upload written to the request's temporary folder. */
+export interface SpooledFile {
+  name: string;
+  path: string;
+  size: number;
 }
-// busboy arrives with graphql-upload-minimal and ships no type declarations.
-const busboy = createRequire(import.meta.url)('busboy') as (options: object) => Busboy;
 
-/** A multipart/form-data body: the part named `file` and the text fields. */
-export function parseMultipart(contentType: string, body: Buffer): Promise<UploadBody> {
+/** The upload too large for CONTENT_MAX_UPLOAD_BYTES, in the words of core's check_upload_size. */
+export const fileTooBig = (maxBytes: number) =>
+  restError(
+    413,
+    'rest_upload_file_too_big',
+    `This file is too big. Files must be less than ${Math.floor(maxBytes / 1024)} KB in size.`,
+  );
+
+const noData = () => restError(400, 'rest_upload_no_data', 'No data supplied.');
+
+/** Reads the raw body (core's upload_from_data) into `folder`, refusing it once it passes `maxBytes`. */
+export async function readRawUpload(body: UploadBody, folder: string, maxBytes: number) {
+  const file = path.join(folder, 'file');
+  try {
+    const size = await spoolTo(body.stream, file, maxBytes);
+    body.done = true;
+    return { path: file, size };
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw fileTooBig(maxBytes);
+    throw noData();
+  }
+}
+
+/** The fields a media form may carry besides its file, and how long each may be. */
+const formLimits = { fields: 100, fieldSize: 1024 * 1024, files: 10 };
+/** What a form may hold besides its file: the fields, the other parts' headers. */
+export const formOverhead = 2 * 1024 * 1024;
+
+/**
+ * A multipart/form-data body, streamed: the first part named `file` goes to `folder` (at most `maxBytes`), other
+ * files are read past, text fields are kept. The whole body may hold at most `maxBytes` plus the fields' limit.
+ */
+export function readMediaForm(
+  body: UploadBody,
+  headers: Record<string, unknown>,
+  folder: string,
+  maxBytes: number,
+): Promise<{ file?: SpooledFile; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
-    let file: UploadBody['file'];
-    let parser: Busboy;
-    try {
-      parser = busboy({ headers: { 'content-type': contentType } });
-    } catch {
-      reject(restError(400, 'rest_upload_no_data', 'No data supplied.'));
+    let file: SpooledFile | undefined;
+    let writing: Promise<unknown> = Promise.resolve();
+    let failed = false;
+    const source = body.stream;
+    const parser = (() => {
+      try {
+        return multipartParser(headers, { ...formLimits, fileSize: maxBytes + 1 });
+      } catch {
+        return undefined;
+      }
+    })();
+    if (!parser) {
+      reject(noData());
       return;
     }
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      source.unpipe(parser as never);
+      parser.destroy();
+      reject(error);
+    };
+    let received = 0;
+    const bodyLimit = maxBytes + formOverhead;
+    source.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > bodyLimit) fail(fileTooBig(maxBytes));
+    });
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (name === 'file' && !file)
-          file = { name: info.filename ?? '', type: info.mimeType, data: Buffer.concat(chunks) };
+      if (failed || name !== 'file' || file) {
+        drainFile(stream);
+        return;
+      }
+      const target = path.join(folder, 'file');
+      const spooled: SpooledFile = { name: info.filename ?? '', path: target, size: 0 };
+      file = spooled;
+      writing = spoolTo(stream, target, maxBytes).then(
+        (size) => {
+          spooled.size = size;
+        },
+        (error) => {
+          drainFile(stream);
+          fail(error instanceof BodyTooLarge ? fileTooBig(maxBytes) : noData());
+        },
+      );
+    });
+    parser.on('error', () => fail(noData()));
+    parser.on('close', () => {
+      writing.then(() => {
+        if (failed) return;
+        body.done = true;
+        resolve({ file, fields });
       });
     });
-    parser.on('close', () => resolve(new UploadBody({ file, fields })));
-    parser.on('error', () => reject(restError(400, 'rest_upload_no_data', 'No data supplied.')));
-    parser.end(body);
+    source.on('error', () => fail(noData()));
+    source.pipe(parser);
   });
 }
 
@@ -76,8 +144,7 @@ export function filenameFromDisposition(header: string): string | undefined {
 
 /** sanitize_file_name, simplified: a base name of letters, digits, dots, dashes and underscores. */
 export function safeName(name: string) {
-  const base = path.posix.basename(name.replaceAll('\\', '/'));
-  const cleaned = base
+  const cleaned = baseFileName(name)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/\s+/g, '-')
@@ -120,10 +187,10 @@ export interface CheckedUpload {
  * The type is judged by the extension, and images must also be that image by their bytes (as core's
  * wp_check_filetype_and_ext). Refused types are 400 `rest_upload_sideload_error` (core answers 500).
  */
-export async function checkUpload(name: string, data: Buffer): Promise<CheckedUpload> {
+export async function checkUpload(name: string, file: string): Promise<CheckedUpload> {
   const ext = name.split('.').pop()?.toLowerCase() ?? '';
   let mime = name.includes('.') ? allowed[ext] : undefined;
-  const sniffed = await fileTypeFromBuffer(data);
+  const sniffed = await fileTypeFromFile(file);
   if (mime?.startsWith('image/') && sniffed?.mime !== mime)
     mime =
       sniffed?.mime.startsWith('image/') && Object.values(allowed).includes(sniffed.mime)
@@ -135,6 +202,21 @@ export async function checkUpload(name: string, data: Buffer): Promise<CheckedUp
       'rest_upload_sideload_error',
       'Sorry, you are not allowed to upload this file type.',
     );
-  const size = mime.startsWith('image/') ? imageSize(data, mime) : undefined;
+  const size = mime.startsWith('image/') ? await imageSizeOfFile(file, mime) : undefined;
   return { name, mime, ...size };
+}
+
+/** imageSize over a file: its first 64 KiB, and for a JPEG whose frame header lies further, the segments to it. */
+async function imageSizeOfFile(file: string, mime: string) {
+  const handle = await open(file);
+  try {
+    const read = async (at: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, at);
+      return buffer.subarray(0, bytesRead);
+    };
+    return await imageSize(await read(0, 64 * 1024), mime, read);
+  } finally {
+    await handle.close();
+  }
 }

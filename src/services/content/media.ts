@@ -1,11 +1,15 @@
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
+import { drainAfterAnswer } from '../../platform/multipart.js';
+import { LocalObjectStore, makeSpool, type ObjectStore } from '../../platform/objects.js';
 import { can, canOnPost, canRead, editContextAllows } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { maxImagePixels, resizable } from './image-sizes.js';
 import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
 import { newPlayerCount, type PlayerCount } from './media-html.js';
 import { mediaListFilter } from './media-list.js';
@@ -14,7 +18,10 @@ import { MediaFields, MediaItem, MediaListQuery } from './media-schemas.js';
 import {
   checkUpload,
   filenameFromDisposition,
-  parseMultipart,
+  fileTooBig,
+  formOverhead,
+  readMediaForm,
+  readRawUpload,
   safeName,
   UploadBody,
 } from './media-upload.js';
@@ -42,6 +49,13 @@ const text = (v: string | { raw: string } | undefined) => (typeof v === 'object'
 /** Audio and video players rendered so far, per request: core numbers them through a whole answer. */
 const players = new WeakMap<FastifyRequest, PlayerCount>();
 
+/** A body handed to the route unread (see UploadBody). */
+const deferBody = (
+  _request: FastifyRequest,
+  payload: NodeJS.ReadableStream,
+  done: (error: Error | null, body?: unknown) => void,
+) => done(null, new UploadBody(payload as Readable));
+
 /** `/wp/v2/media`: attachments, their files in the object store (embedded or S3). */
 export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPluginAsync {
   const media = new MediaStore(store.db);
@@ -57,22 +71,14 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       splitListParams(request);
       coerceIntegers(request.body, ['post', 'author']);
     });
-    // Any other media type is the file itself (core's upload_from_data); multipart forms carry it as `file`.
-    // A text file too: Fastify's own text/plain parser would hand over a string, not the bytes.
+    // Bodies other than JSON and forms are not read before the route has checked the caller (the upload route
+    // reads its own, see below); one nobody reads is drained after the answer, within a bound.
     app.removeContentTypeParser('text/plain');
-    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: files.maxBytes }, (_r, body, done) =>
-      done(null, new UploadBody({ raw: body as Buffer })),
-    );
-    app.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: files.maxBytes },
-      (request, body, done) => {
-        parseMultipart(String(request.headers['content-type']), body as Buffer).then(
-          (parsed) => done(null, parsed),
-          (error) => done(error),
-        );
-      },
-    );
+    app.addContentTypeParser('*', deferBody);
+    app.addContentTypeParser('multipart/form-data', deferBody);
+    app.addHook('onSend', async (request, reply) => {
+      if (request.body instanceof UploadBody && !request.body.done) drainAfterAnswer(request.raw, reply.raw);
+    });
 
     const findMedia = async (id: number) => {
       const post = validId(id) ? await store.findPost(id) : undefined;
@@ -235,87 +241,128 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
       };
     };
 
-    app.post(
-      base,
-      {
-        bodyLimit: files.maxBytes,
-        schema: {
-          tags,
-          summary: 'Upload a file: the raw body with Content-Disposition, or multipart with a `file` part',
-          querystring: MediaFields,
-          response: responses(MediaItem, 201),
+    // The upload route reads its body itself, whatever its type (a JSON body is data to core too), and only
+    // once the caller may upload: a refused upload is answered before any of it is read.
+    await app.register(async (context) => {
+      const upload = context.withTypeProvider<TypeBoxTypeProvider>();
+      upload.removeAllContentTypeParsers();
+      upload.addContentTypeParser('*', deferBody);
+      upload.post(
+        base,
+        {
+          schema: {
+            tags,
+            summary: 'Upload a file: the raw body with Content-Disposition, or multipart with a `file` part',
+            querystring: MediaFields,
+            response: responses(MediaItem, 201),
+          },
         },
-      },
-      async (request, reply) => {
-        const user = caller(request);
-        // The posts controller's check runs first in core: the attachment type's create_posts is upload_files.
-        if (!user || !can(user, 'upload_files'))
-          throw refused(
-            !!user,
-            'rest_cannot_create',
-            'Sorry, you are not allowed to create posts as this user.',
-          );
-        const body = request.body instanceof UploadBody ? request.body : new UploadBody({});
-        let name: string | undefined;
-        let data: Buffer | undefined;
-        if (body.file) {
-          name = body.file.name;
-          data = body.file.data;
-        } else {
-          // Core reads the raw body: a JSON `{}` is data, refused below for its missing Content-Disposition.
-          const sent = Number(request.headers['content-length'] ?? 0) > 0;
-          data = body.raw ?? (sent ? Buffer.from(JSON.stringify(request.body)) : undefined);
-          if (!data?.length) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
-          if (!request.headers['content-type'])
-            throw restError(400, 'rest_upload_no_content_type', 'No Content-Type supplied.');
-          const disposition = request.headers['content-disposition'];
-          if (!disposition)
+        async (request, reply) => {
+          const user = caller(request);
+          // The posts controller's check runs first in core: the attachment type's create_posts is upload_files.
+          if (!user || !can(user, 'upload_files'))
+            throw refused(
+              !!user,
+              'rest_cannot_create',
+              'Sorry, you are not allowed to create posts as this user.',
+            );
+          const body = request.body instanceof UploadBody ? request.body : undefined;
+          const headers = request.headers;
+          const declared =
+            headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+          const sent = body !== undefined && declared !== 0;
+          const isForm = /^multipart\/form-data\b/i.test(String(headers['content-type'] ?? ''));
+          // Everything the headers tell is checked before a byte of the body is read.
+          if (!isForm) {
+            if (!sent) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
+            if (!headers['content-type'])
+              throw restError(400, 'rest_upload_no_content_type', 'No Content-Type supplied.');
+          }
+          const disposition = headers['content-disposition'];
+          if (!isForm && !disposition)
             throw restError(400, 'rest_upload_no_content_disposition', 'No Content-Disposition supplied.');
-          name = filenameFromDisposition(String(disposition));
-          if (!name)
+          if (declared !== undefined && declared > files.maxBytes + (isForm ? formOverhead : 0))
+            throw fileTooBig(files.maxBytes);
+          // The query's `post` and `author` are checked before the body too (core's permission check does).
+          await writeFields(request, request.query);
+          const spool = await makeSpool();
+          // 'close' comes once the answer is sent or the connection is gone, whichever way the request ended.
+          reply.raw.once('close', () => void rm(spool, { recursive: true, force: true }));
+          let name: string | undefined;
+          let upload: { path: string; size: number } | undefined;
+          let formFields: Record<string, string> = {};
+          if (isForm && body) {
+            const form = await readMediaForm(body, headers, spool, files.maxBytes);
+            formFields = form.fields;
+            if (form.file) {
+              name = form.file.name;
+              upload = form.file;
+            }
+          }
+          if (!upload) {
+            if (isForm && !disposition)
+              throw restError(400, 'rest_upload_no_content_disposition', 'No Content-Disposition supplied.');
+            name = filenameFromDisposition(String(disposition));
+            if (!name)
+              throw restError(
+                400,
+                'rest_upload_invalid_disposition',
+                'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+              );
+            if (!body || isForm) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
+            upload = await readRawUpload(body, spool, files.maxBytes);
+          }
+          if (!upload.size) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
+          const fileName = safeName(name ?? '');
+          if (!fileName)
             throw restError(
               400,
-              'rest_upload_invalid_disposition',
-              'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+              'rest_upload_sideload_error',
+              'Sorry, you are not allowed to upload this file type.',
             );
-        }
-        if (!data?.length) throw restError(400, 'rest_upload_no_data', 'No data supplied.');
-        const fileName = safeName(name ?? '');
-        if (!fileName)
-          throw restError(
-            400,
-            'rest_upload_sideload_error',
-            'Sorry, you are not allowed to upload this file type.',
-          );
-        const checked = await checkUpload(fileName, data);
-        const fields = await writeFields(request, { ...request.query, ...body.fields });
-        const now = new Date();
-        const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-        const file = await media.uniqueFile(folder, fileName, checked.mime.startsWith('image/'));
-        const stored = await storeMediaFiles(objects, file, data, checked.mime, checked);
-        // The default title is the stored name without its extension (`photo-1` for a second photo.png), as core's.
-        const storedName = file.slice(file.lastIndexOf('/') + 1);
-        const stem = storedName.includes('.') ? storedName.slice(0, storedName.lastIndexOf('.')) : storedName;
-        const { title, caption } = titleAndCaption(stored.image_meta, fields.title, fields.excerpt);
-        const post = await store.savePost({
-          type: 'attachment',
-          status: 'inherit',
-          author: fields.author ?? user.id,
-          title: title || stem,
-          excerpt: caption,
-          content: fields.content ?? '',
-          slug: fields.slug ?? slugify(title || stem),
-          parent: fields.parent ?? 0,
-          date: fields.date,
-          comment_status: fields.comment_status ?? 'open',
-          ping_status: fields.ping_status ?? 'closed',
-          mime_type: checked.mime,
-          media: { ...stored, alt_text: fields.alt_text ?? '' },
-        });
-        reply.status(201).header('location', `${siteOf(request).api}/wp/v2/media/${post.id}`);
-        return respond(request, post, 'edit');
-      },
-    );
+          const checked = await checkUpload(fileName, upload.path);
+          if (
+            resizable.has(checked.mime) &&
+            checked.width &&
+            checked.height &&
+            checked.width * checked.height > maxImagePixels
+          )
+            throw restError(
+              400,
+              'rest_upload_image_too_large',
+              `The image is ${checked.width} × ${checked.height} pixels; this site resizes images of up to ${maxImagePixels / 1e6} megapixels.`,
+            );
+          const fields = await writeFields(request, { ...request.query, ...formFields });
+          const now = new Date();
+          const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+          const file = await media.uniqueFile(folder, fileName, checked.mime.startsWith('image/'));
+          const stored = await storeMediaFiles(objects, file, upload, checked.mime, checked);
+          // The default title is the stored name without its extension (`photo-1` for a second photo.png), as core's.
+          const storedName = file.slice(file.lastIndexOf('/') + 1);
+          const stem = storedName.includes('.')
+            ? storedName.slice(0, storedName.lastIndexOf('.'))
+            : storedName;
+          const { title, caption } = titleAndCaption(stored.image_meta, fields.title, fields.excerpt);
+          const post = await store.savePost({
+            type: 'attachment',
+            status: 'inherit',
+            author: fields.author ?? user.id,
+            title: title || stem,
+            excerpt: caption,
+            content: fields.content ?? '',
+            slug: fields.slug ?? slugify(title || stem),
+            parent: fields.parent ?? 0,
+            date: fields.date,
+            comment_status: fields.comment_status ?? 'open',
+            ping_status: fields.ping_status ?? 'closed',
+            mime_type: checked.mime,
+            media: { ...stored, alt_text: fields.alt_text ?? '' },
+          });
+          reply.status(201).header('location', `${siteOf(request).api}/wp/v2/media/${post.id}`);
+          return respond(request, post, 'edit');
+        },
+      );
+    });
 
     for (const method of ['POST', 'PUT', 'PATCH'] as const)
       app.route({

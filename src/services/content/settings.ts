@@ -11,7 +11,7 @@ export interface ContentSettings {
   s3?: S3Settings;
   /** How an S3 key becomes a media item's `source_url` (a template with `{key}`). */
   publicUrlTemplate?: string;
-  /** The largest media upload (CONTENT_MAX_UPLOAD_BYTES; held in memory while it is checked). */
+  /** The largest media upload (CONTENT_MAX_UPLOAD_BYTES; streamed to a temporary file while it is checked). */
   maxUploadBytes: number;
 }
 

@@ -227,7 +227,13 @@ test('generated and mutated GraphQL requests: no 5xx, bounded time, GraphQL erro
 
 describe('upload edge cases', () => {
   const usingS3 = Boolean(process.env.BACKLOT_TEST_S3_ENDPOINT);
-  const objectFiles = () => (usingS3 ? [] : readdirSync(path.join(service.dataDir, 'objects')).sort());
+  // The stored files and the uploads being written (`.uploading/…`), which a failed upload must not leave behind.
+  const objectFiles = () => {
+    if (usingS3) return [];
+    const root = path.join(service.dataDir, 'objects');
+    const staging = readdirSync(path.join(root, '.uploading')).map((name) => `.uploading/${name}`);
+    return [...readdirSync(root), ...staging].sort();
+  };
   async function imgUriOf(id: string) {
     const { rows } = await service.db.query<{ img_uri: string }>(
       'SELECT img_uri FROM profiles.users WHERE id = $1',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LocalObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/objects.js';
+import { LocalObjectStore, type ObjectStore, objectSpace, S3ObjectStore } from '../../platform/objects.js';
 import { defineService } from '../../platform/service.js';
 import { profilesManifest } from './manifest.js';
 import { migrations } from './migrations.js';
@@ -15,9 +15,11 @@ export const profiles = defineService({
   errorBody: ({ message }) => ({ data: null, errors: [{ message }] }),
   async start(ctx) {
     const { settings } = ctx;
+    // Profiles' part of the shared store: every key but content's (`content/…`) and the checkpoints'.
+    const space = objectSpace('profiles');
     const objects: ObjectStore = settings.s3
-      ? new S3ObjectStore(settings.s3)
-      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'));
+      ? new S3ObjectStore(settings.s3, undefined, space)
+      : new LocalObjectStore(path.join(ctx.global.dataDir, 'objects'), space);
     const template = settings.publicUrlTemplate;
     const urlFor = (key: string, context: { baseUrl: string }) =>
       template

@@ -1,5 +1,4 @@
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -8,34 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { Upload } from 'graphql-upload-minimal';
 import { HttpError } from '../../platform/errors.js';
 import { parseJsonBody } from '../../platform/json-body.js';
+import { type Busboy, drainFile, multipartParser } from '../../platform/multipart.js';
 
 /**
  * The GraphQL multipart request spec (operations, then map, then files), after graphql-upload-minimal's
  * processRequest but with every parser error handled: a malformed part header there emits a second, unhandled
  * 'error' that can stall the request or crash the process.
  */
-
-interface BusboyFileInfo {
-  filename: string;
-  encoding: string;
-  mimeType: string;
-}
-interface Busboy extends NodeJS.WritableStream {
-  on(
-    event: 'field',
-    listener: (name: string, value: string, info: { valueTruncated: boolean }) => void,
-  ): this;
-  on(
-    event: 'file',
-    listener: (name: string, stream: Readable & { truncated?: boolean }, info: BusboyFileInfo) => void,
-  ): this;
-  on(event: 'filesLimit' | 'fieldsLimit' | 'close', listener: () => void): this;
-  on(event: 'error', listener: (error: Error) => void): this;
-  destroy(error?: Error): void;
-}
-const require = createRequire(import.meta.url);
-// busboy arrives with graphql-upload-minimal and ships no type declarations.
-const busboy = require('busboy') as (options: object) => Busboy;
 
 /** A malformed or oversized multipart request (400, 413), worded by the GraphQL error handler. */
 export class MultipartError extends HttpError {
@@ -79,22 +57,12 @@ function setAtPath(target: unknown, path: string, value: unknown) {
 }
 
 /**
- * Reads and discards the rest of a file part. Destroying a busboy file stream instead would stall the parser,
- * and with it the request, since busboy waits for every file stream to be read.
- */
-export function drainFile(stream: Readable) {
-  if (stream.readableEnded || stream.destroyed) return;
-  stream.removeAllListeners('readable');
-  stream.on('data', () => {});
-  stream.resume();
-}
-
-/**
  * Copies a file part to a temporary file (size already bounded by the parser's limit, which truncates) and
  * opens a fresh stream of it for each reader, once the copy is complete.
  */
 function spool(stream: Readable, spools: string[]) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'backlot-upload-'));
+  // Named with the process id, so a folder a killed process left is removed at the next start (removeStaleSpools).
+  const dir = mkdtempSync(path.join(tmpdir(), `backlot-upload-${process.pid}-`));
   spools.push(dir);
   const file = path.join(dir, 'file');
   const written = pipeline(stream, createWriteStream(file));
@@ -125,15 +93,11 @@ export function processMultipart(
   return new Promise<unknown>((resolve, reject) => {
     let parser: Busboy;
     try {
-      parser = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
-        limits: {
-          fieldSize: options.maxFieldSize,
-          fields: 2,
-          fileSize: options.maxFileSize,
-          files: options.maxFiles,
-        },
+      parser = multipartParser(req.headers, {
+        fieldSize: options.maxFieldSize,
+        fields: 2,
+        fileSize: options.maxFileSize,
+        files: options.maxFiles,
       });
     } catch (error) {
       reject(new MultipartError(`malformed multipart request: ${(error as Error).message}`));
@@ -219,17 +183,17 @@ export function processMultipart(
     parser.on('file', (name, stream, { filename, encoding, mimeType }) => {
       stream.on('error', () => {});
       if (failed) {
-        stream.resume();
+        drainFile(stream);
         return;
       }
       if (!map) {
-        stream.resume();
+        drainFile(stream);
         fail(new MultipartError("misordered parts: files must follow 'map'"));
         return;
       }
       const upload = map.get(name);
       if (!upload || upload.file) {
-        stream.resume();
+        drainFile(stream);
         return;
       }
       openStreams.add(stream);

@@ -83,6 +83,11 @@ export function createResolvers(deps: {
           );
         }
         const key = `${userId}-${fileName}`;
+        // `content/…` holds content's media and `.backlot-checkpoints/…` the checkpoints: never written from here.
+        if (!objects.space.owns(key))
+          throw new UploadRefused(
+            `error uploading file: the key "${key}" (<userId>-<filename>) is reserved for another service's files; use a user's id`,
+          );
         try {
           const checked = await checkImage(file.createReadStream(), {
             maxBytes: settings.maxFileBytes,

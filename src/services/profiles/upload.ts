@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { HttpError } from '../../platform/errors.js';
+import { baseFileName, drainFile } from '../../platform/multipart.js';
 
 /** A refusal that carries its HTTP status (413 for an oversized file) through Mercurius' error formatter. */
 export class UploadRefused extends HttpError {
@@ -10,22 +11,8 @@ export class UploadRefused extends HttpError {
   }
 }
 
-/**
- * The base name of a client's file name: no directories, no `..`, no control characters.
- * Returns '' when nothing usable is left.
- */
-export function safeFileName(name: string | undefined) {
-  const base = (name ?? '').split(/[/\\]/).pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return cleaned === '.' || cleaned === '..' ? '' : cleaned;
-}
-
-/** Reads and discards the rest: destroying a busboy file stream instead can stall the whole request. */
-function drain(chunks: AsyncIterator<Buffer>) {
-  void (async () => {
-    while (!(await chunks.next()).done) {}
-  })().catch(() => {});
-}
+/** A client's file name as profiles keeps it (`<userId>-<name>`): the platform's one base-name rule. */
+export const safeFileName = baseFileName;
 
 // file-type needs at most this many leading bytes to recognise any format it knows.
 const sniffBytes = 4100;
@@ -61,12 +48,12 @@ export async function checkImage(
     new UploadRefused(`error uploading file: the file is larger than ${options.maxBytes} bytes`, 413);
   const headBuffer = Buffer.concat(head);
   if (headBuffer.length > options.maxBytes) {
-    drain(chunks);
+    drainFile(source);
     throw tooLarge();
   }
   const type = headBuffer.length > 0 ? await fileTypeFromBuffer(headBuffer) : undefined;
   if (!type || !options.allowedTypes.includes(type.mime)) {
-    drain(chunks);
+    drainFile(source);
     const found = headBuffer.length === 0 ? 'an empty file' : (type?.mime ?? 'an unrecognised format');
     throw new UploadRefused(
       `error uploading file: unsupported file type ${found}; accepted: ${options.allowedTypes.join(', ')}`,
@@ -81,7 +68,7 @@ export async function checkImage(
       if (next.done) return;
       total += next.value.length;
       if (total > options.maxBytes) {
-        drain(chunks);
+        drainFile(source);
         throw tooLarge();
       }
       yield next.value;
