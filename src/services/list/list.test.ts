@@ -240,6 +240,47 @@ describe('items (delay 0)', () => {
   });
 });
 
+describe('generated ids at the 2^53 - 1 limit', () => {
+  const max = Number.MAX_SAFE_INTEGER;
+  const idsOf = (service: TestService<ListSettings>, name: string) =>
+    stored(service)[name].map((item: { id: unknown }) => item.id);
+
+  test('after a client sends id 2^53 - 1, each new item gets the largest free safe id, never an unsafe one', async () => {
+    const service = await start();
+    try {
+      const post = (url: string, payload: object) => service.app.inject({ method: 'POST', url, payload });
+      assert.equal((await post('/list', { id: max, item: 'last' })).statusCode, 201);
+      for (const expected of [max - 1, max - 2]) {
+        const created = await post('/list', { item: 'next' });
+        assert.equal(created.statusCode, 201);
+        assert.equal(created.body, `{\n  "item": "next",\n  "id": ${expected}\n}`);
+      }
+      assert.deepEqual(idsOf(service, 'list'), [1, 2, max, max - 1, max - 2]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a hand-edited file with ids at or past the limit still gets safe new ids', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'backlot-list-ids-')), 'list.json');
+    writeFileSync(file, `{"shops": [{"id": ${max}}, {"id": ${max - 1}}, {"id": 1e300}]}`);
+    const service = await start({ LIST_FILE: file });
+    try {
+      const created = await service.app.inject({ method: 'POST', url: '/shops', payload: { name: 'Deli' } });
+      assert.equal(created.statusCode, 201);
+      assert.deepEqual(created.json(), { name: 'Deli', id: max - 2 });
+      const again = await service.app.inject({ method: 'POST', url: '/shops', payload: { name: 'Deli' } });
+      assert.deepEqual(again.json(), { name: 'Deli', id: max - 3 });
+      assert.deepEqual(
+        JSON.parse(readFileSync(file, 'utf8')).shops.map((shop: { id: number }) => shop.id),
+        [max, max - 1, 1e300, max - 2, max - 3],
+      );
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('queries', () => {
   let service: TestService<ListSettings>;
   let stored: () => { shops: unknown[] };
