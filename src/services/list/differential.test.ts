@@ -63,7 +63,7 @@ after(async () => {
   await db?.close();
 });
 
-type Step = [method: string, path: string, body?: unknown];
+type Step = [method: string, path: string, body?: unknown, headers?: Record<string, string>];
 
 // Key order matters to clients that print what they get, so bodies are compared as re-serialized text.
 const canonical = (text: string) => {
@@ -75,10 +75,10 @@ const canonical = (text: string) => {
 };
 
 /** Status, body (with its key order) and the headers json-server clients read; the host is the only difference. */
-async function answer(base: string, [method, url, body]: Step) {
+async function answer(base: string, [method, url, body, headers = {}]: Step) {
   const response = await fetch(base + url, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -171,6 +171,36 @@ test('the same request sequence gets the same statuses, bodies and headers as js
     JSON.stringify(JSON.parse(readFileSync(backlotFile, 'utf8'))),
     JSON.stringify(JSON.parse(readFileSync(referenceFile, 'utf8'))),
   );
+});
+
+/** Runs the steps on both servers in turn, then requires the same files. */
+async function sameAnswers(steps: Step[]) {
+  for (const step of steps) {
+    const expected = await answer(referenceUrl, step);
+    const actual = await answer(backlot.url, step);
+    const headers = step[3] ? ` ${JSON.stringify(step[3])}` : '';
+    assert.deepEqual(actual, expected, `${step[0]} ${step[1]} ${JSON.stringify(step[2] ?? '')}${headers}`);
+  }
+  assert.equal(
+    JSON.stringify(JSON.parse(readFileSync(backlotFile, 'utf8'))),
+    JSON.stringify(JSON.parse(readFileSync(referenceFile, 'utf8'))),
+  );
+}
+
+const override = (to: string) => ({ 'x-http-method-override': to });
+
+test('X-HTTP-Method-Override turns a POST into the method it names, as json-server does', async () => {
+  await sameAnswers([
+    ['POST', '/shops', { id: 'mo', name: 'Override' }],
+    ['POST', '/shops/mo', { name: 'Replaced' }, override('PUT')],
+    ['POST', '/shops/mo', { open: true }, override('patch')],
+    ['POST', '/shops/mo', undefined, override('GET')],
+    ['POST', '/shops/mo', undefined, override('DELETE')],
+    ['POST', '/shops/mo', undefined, override('GET')],
+    ['POST', '/shops', { id: 'm2', name: 'Kept' }, override('NOPE')],
+    ['GET', '/shops/mo', undefined, override('DELETE')],
+    ['GET', '/shops'],
+  ]);
 });
 
 /** A conditional GET over node:http: fetch adds `Cache-Control: no-cache` to it, which disables 304 in Express. */

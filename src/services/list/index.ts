@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { applyMethodOverride } from '../../platform/method-override.js';
 import { defineService } from '../../platform/service.js';
 import { listManifest } from '../manifests.js';
 import { listRoutes } from './routes.js';
@@ -9,6 +10,8 @@ export const list = defineService({
   openapi: true,
   docsPath: '/docs',
   exposeHeaders: ['X-Total-Count', 'Link', 'Location'],
+  // json-server's router honours X-HTTP-Method-Override on a POST (Express's method-override).
+  beforeRouting: applyMethodOverride,
   // json-server answers every miss with `{}`; other client mistakes say what is wrong.
   errorBody: ({ status, message }) => (status === 404 ? {} : { error: message }),
   async start(ctx) {
