@@ -109,6 +109,8 @@ const sameSequence: Step[] = [
   ['GET', '/list?item_like=^b'],
   ['GET', '/list?q=BR'],
   ['GET', '/list?q=market'],
+  ['GET', '/list?q=br&q=market'],
+  ['GET', '/list?q=market&q=br'],
   ['GET', '/list?shop.name=Market'],
   ['GET', '/list?nofield=1'],
   ['GET', '/list?_sort=item'],

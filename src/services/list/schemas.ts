@@ -45,7 +45,13 @@ const text = (description: string) => Type.Optional(Type.String({ description })
 
 export const CollectionQuery = Type.Object(
   {
-    q: text('Full-text search: items with any value containing this text (case-insensitive).'),
+    // An array so `q=a&q=b` is accepted: json-server searches for the first one only.
+    q: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Full-text search: items with any value containing this text (case-insensitive). Given twice, the first counts.',
+      }),
+    ),
     _page: text(
       'Page number (1-based); pages hold `_limit` items (default 10). Adds `X-Total-Count` and `Link`.',
     ),
