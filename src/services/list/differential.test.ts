@@ -24,6 +24,17 @@ const startingData = {
     { id: 6, item: 'apples', qty: 6 },
   ],
   shops: [{ id: 'bk', name: 'Bakery' }],
+  posts: [
+    { id: 1, title: 'Soup' },
+    { id: 2, title: 'Bread' },
+  ],
+  comments: [
+    { id: 1, body: 'good', postId: 1 },
+    { id: 2, body: 'salty', postId: 1 },
+    { id: 3, body: 'crusty', postId: 2 },
+    { id: 4, body: 'text key', postId: '1' },
+  ],
+  notes: [{ id: 1, text: 'fresh', listId: 1 }],
 };
 
 let db: Database;
@@ -190,6 +201,35 @@ async function sameAnswers(steps: Step[]) {
 }
 
 const override = (to: string) => ({ 'x-http-method-override': to });
+
+test('_embed and _expand on collections and items, as json-server 0.17.4 answers them', async () => {
+  await sameAnswers([
+    ['GET', '/posts?_embed=comments'],
+    ['GET', '/posts?_embed=comments&_embed=notes'],
+    ['GET', '/posts/1?_embed=comments'],
+    ['GET', '/posts/2?_embed=comments&_embed=nothing'],
+    ['GET', '/posts?_embed=comments&_sort=id&_order=desc&_limit=1'],
+    ['GET', '/posts?_embed=comments&title=Soup'],
+    ['GET', '/comments?_expand=post'],
+    ['GET', '/comments?_expand=post&_embed=notes&postId=1'],
+    ['GET', '/comments/3?_expand=post'],
+    ['GET', '/comments/4?_expand=post'],
+    ['GET', '/comments/1?_expand=user'],
+    ['GET', '/list?_embed=notes&_limit=2'],
+    ['GET', '/list/1?_embed=notes'],
+    ['GET', '/notes?_expand=list'],
+    ['GET', '/posts/9?_embed=comments'],
+    ['GET', '/posts'],
+  ]);
+});
+
+test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {
+  const expected = await answer(referenceUrl, ['GET', '/list/5?_expand=shop']);
+  assert.equal(expected.status, 500);
+  const actual = await answer(backlot.url, ['GET', '/list/5?_expand=shop']);
+  assert.equal(actual.status, 200);
+  assert.equal(actual.body, '{"id":5,"item":"broccoli","qty":2}');
+});
 
 test('X-HTTP-Method-Override turns a POST into the method it names, as json-server does', async () => {
   await sameAnswers([

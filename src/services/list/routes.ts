@@ -4,15 +4,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
-import { jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
+import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
+import { embed, expand } from './relations.js';
 import {
   AnyObject,
   CollectionQuery,
   Empty,
   ErrorBody,
   IdParams,
+  ItemQuery,
   ListItem,
   ListItemChanges,
   ListItemReplacement,
@@ -136,6 +138,20 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       return text;
     };
 
+    /** `_embed` and `_expand` on copies of the items, so the stored ones are left as they are. */
+    const related = (name: string, items: unknown[], query: Query) => {
+      const embeds = all(query._embed);
+      const expands = all(query._expand);
+      if (embeds.length === 0 && expands.length === 0) return items;
+      return items.map((item) => {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+        const copy = { ...(item as Item) };
+        embed(store.data, name, copy, embeds);
+        expand(store.data, copy, expands);
+        return copy;
+      });
+    };
+
     const listItems = (name: string, request: FastifyRequest, reply: FastifyReply) => {
       const collection = store.collection(name);
       if (!collection) return notFound(reply);
@@ -150,17 +166,18 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         const result = runQuery(collection, query, `${origin(request)}${request.url}`, jsonServerOptions);
         if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
         if (result.link !== undefined) reply.header('link', result.link);
-        return send(reply, 200, pretty(result.items));
+        return send(reply, 200, pretty(related(name, result.items, query)));
       } catch (error) {
         if (error instanceof QueryError) return clientError(reply, 400, error.message);
         throw error;
       }
     };
 
-    const showItem = (name: string, id: string, reply: FastifyReply) => {
+    const showItem = (name: string, id: string, request: FastifyRequest, reply: FastifyReply) => {
       const collection = store.collection(name);
       const item = collection && findById(collection, id);
-      return item ? send(reply, 200, pretty(item)) : notFound(reply);
+      if (!item) return notFound(reply);
+      return send(reply, 200, pretty(related(name, [item], request.query as Query)[0]));
     };
 
     const createItem = async (name: string, body: Item, request: FastifyRequest, reply: FastifyReply) => {
@@ -246,8 +263,16 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
     );
     app.get(
       '/list/:id',
-      { schema: { summary: 'One item', tags, params: IdParams, response: { 200: ListItem, 404: Empty } } },
-      async (request, reply) => showItem('list', request.params.id, reply),
+      {
+        schema: {
+          summary: 'One item',
+          tags,
+          params: IdParams,
+          querystring: ItemQuery,
+          response: { 200: ListItem, 404: Empty },
+        },
+      },
+      async (request, reply) => showItem('list', request.params.id, request, reply),
     );
     app.post(
       '/list',
@@ -326,7 +351,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
 
 interface Handlers {
   listItems(name: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
-  showItem(name: string, id: string, reply: FastifyReply): FastifyReply;
+  showItem(name: string, id: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
   createItem(name: string, body: Item, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   changeItem(
     name: string,
@@ -380,7 +405,7 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
         : handlers.listItems(handlers.resolve(req.params.resource), req, reply),
   );
   app.get('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
-    handlers.showItem(handlers.resolve(req.params.resource), req.params.id, reply),
+    handlers.showItem(handlers.resolve(req.params.resource), req.params.id, req, reply),
   );
   app.post(
     '/:resource',
