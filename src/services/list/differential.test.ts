@@ -223,6 +223,27 @@ test('_embed and _expand on collections and items, as json-server 0.17.4 answers
   ]);
 });
 
+test('nested routes: GET /posts/1/comments filters by postId, POST there sets it, as json-server 0.17.4', async () => {
+  await sameAnswers([
+    ['GET', '/posts/1/comments'],
+    ['GET', '/posts/2/comments?_sort=id&_order=desc'],
+    ['GET', '/posts/9/comments'],
+    ['GET', '/Posts/1/COMMENTS'],
+    ['GET', '/nothing/1/comments'],
+    ['GET', '/posts/1/nothing'],
+    ['GET', '/posts/1/comments?_page=1&_limit=1'],
+    ['GET', '/posts/1/comments?_expand=post&body_like=^s'],
+    ['POST', '/posts/1/comments', { body: 'new' }],
+    ['POST', '/posts/2/comments', { body: 'own key', postId: 7 }],
+    ['POST', '/list/1/notes', { text: 'ripe' }],
+    ['POST', '/posts/1/nothing', { a: 1 }],
+    ['PUT', '/posts/1/comments', { body: 'x' }],
+    ['DELETE', '/posts/1/comments'],
+    ['GET', '/posts/1/comments'],
+    ['GET', '/list/1/notes'],
+  ]);
+});
+
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {
   const expected = await answer(referenceUrl, ['GET', '/list/5?_expand=shop']);
   assert.equal(expected.status, 500);

@@ -7,7 +7,7 @@ import { htmlSecurityHeaders } from '../../platform/http.js';
 import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
-import { embed, expand } from './relations.js';
+import { embed, expand, foreignKeyOf } from './relations.js';
 import {
   AnyObject,
   CollectionQuery,
@@ -18,6 +18,7 @@ import {
   ListItem,
   ListItemChanges,
   ListItemReplacement,
+  NestedParams,
   NewListItem,
   ResourceIdParams,
   ResourceParams,
@@ -152,10 +153,14 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       });
     };
 
-    const listItems = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    const listItems = (
+      name: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      query = request.query as Query,
+    ) => {
       const collection = store.collection(name);
       if (!collection) return notFound(reply);
-      const query = request.query as Query;
       if (Object.keys(query).length === 0)
         return send(
           reply,
@@ -350,7 +355,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
 }
 
 interface Handlers {
-  listItems(name: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  listItems(name: string, request: FastifyRequest, reply: FastifyReply, query?: Query): FastifyReply;
   showItem(name: string, id: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
   createItem(name: string, body: Item, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   changeItem(
@@ -433,6 +438,25 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
   );
   app.delete('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
     handlers.deleteItem(handlers.resolve(req.params.resource), req.params.id, reply),
+  );
+  // Nested routes, as json-server's: `/posts/1/comments` is `/comments?postId=1` (the parent's name as written,
+  // the id as text); a POST there stores the body with `postId: "1"`. The parent need not exist.
+  app.get(
+    '/:resource/:id/:nested',
+    { schema: { hide, params: NestedParams, querystring: CollectionQuery } },
+    async (req, reply) => {
+      const query = { ...(req.query as Query), [foreignKeyOf(req.params.resource)]: req.params.id };
+      return handlers.listItems(handlers.resolve(req.params.nested), req, reply, query);
+    },
+  );
+  app.post(
+    '/:resource/:id/:nested',
+    { schema: { hide, params: NestedParams, body: AnyObject } },
+    async (req, reply) => {
+      const name = handlers.resolve(req.params.nested);
+      req.body = { ...(req.body as Item), [foreignKeyOf(req.params.resource)]: req.params.id };
+      return handlers.createItem(name, bodyOf(req, name), req, reply);
+    },
   );
   // json-server answers `{}` with 404 for anything it has no route for (nested paths, PUT on a collection...).
   app.route({

@@ -41,6 +41,12 @@ export const ResourceParams = Type.Object({ resource: Type.String() });
 
 export const ResourceIdParams = Type.Object({ resource: Type.String(), id: Type.String() });
 
+export const NestedParams = Type.Object({
+  resource: Type.String(),
+  id: Type.String(),
+  nested: Type.String(),
+});
+
 const text = (description: string) => Type.Optional(Type.String({ description }));
 
 const relations = {
