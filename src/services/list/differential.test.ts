@@ -35,6 +35,7 @@ const startingData = {
     { id: 4, body: 'text key', postId: '1' },
   ],
   notes: [{ id: 1, text: 'fresh', listId: 1 }],
+  profile: { name: 'typicode', city: 'Paris' },
 };
 
 let db: Database;
@@ -241,6 +242,27 @@ test('nested routes: GET /posts/1/comments filters by postId, POST there sets it
     ['DELETE', '/posts/1/comments'],
     ['GET', '/posts/1/comments'],
     ['GET', '/list/1/notes'],
+  ]);
+});
+
+test('a top-level object is a singular resource: GET, POST and PUT replace, PATCH merges, as json-server 0.17.4', async () => {
+  await sameAnswers([
+    ['GET', '/profile'],
+    ['GET', '/PROFILE'],
+    ['GET', '/profile?name=x&_embed=posts'],
+    ['GET', '/profile/1'],
+    ['PATCH', '/profile', { city: 'Lyon', age: 40 }],
+    ['PUT', '/profile', { nick: 'tc' }],
+    ['POST', '/profile', { name: 'replaced', tags: ['a'] }],
+    ['POST', '/Profile', { name: 'case' }],
+    ['DELETE', '/profile'],
+    ['PUT', '/profile/1', { name: 'x' }],
+    ['GET', '/posts/1/profile'],
+    ['POST', '/posts/1/profile', { name: 'nested' }],
+    ['PUT', '/posts', { name: 'x' }],
+    ['PATCH', '/nothing', { name: 'x' }],
+    ['GET', '/profile'],
+    ['GET', '/db'],
   ]);
 });
 

@@ -160,7 +160,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       query = request.query as Query,
     ) => {
       const collection = store.collection(name);
-      if (!collection) return notFound(reply);
+      if (!collection) return showSingular(name, reply);
       if (Object.keys(query).length === 0)
         return send(
           reply,
@@ -185,9 +185,32 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       return send(reply, 200, pretty(related(name, [item], request.query as Query)[0]));
     };
 
+    // A top-level object is a singular resource (json-server's): GET shows it, POST and PUT replace it, PATCH merges.
+    const showSingular = (name: string, reply: FastifyReply) => {
+      const object = store.object(name);
+      return object ? send(reply, 200, pretty(object)) : notFound(reply);
+    };
+
+    const changeSingular = async (
+      name: string,
+      body: Item,
+      method: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) => {
+      const object = store.object(name);
+      if (!object) return notFound(reply);
+      const pending = method === 'PATCH' ? store.mergeObject(object, body) : store.setObject(name, body);
+      const text = pretty(store.object(name));
+      if (!(await saved(pending, reply))) return reply;
+      if (method !== 'POST') return send(reply, 200, text);
+      reply.header('location', `${origin(request)}${request.url.split('?')[0]}`);
+      return send(reply, 201, text);
+    };
+
     const createItem = async (name: string, body: Item, request: FastifyRequest, reply: FastifyReply) => {
       const collection = store.collection(name);
-      if (!collection) return notFound(reply);
+      if (!collection) return changeSingular(name, body, 'POST', request, reply);
       if (body.id && typeof body.id !== 'string' && typeof body.id !== 'number') {
         return clientError(reply, 400, 'body/id must be a string or a number');
       }
@@ -336,10 +359,12 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         200,
         cached('\0db', () => store.data),
       );
+    const routable = (name: string) =>
+      store.collection(name) !== undefined || store.object(name) !== undefined;
     const resolve = (name: string) => {
-      if (store.collection(name)) return name;
+      if (routable(name)) return name;
       const lower = name.toLowerCase();
-      return store.resources().find((resource) => resource.name.toLowerCase() === lower)?.name ?? name;
+      return Object.keys(store.data).find((key) => key.toLowerCase() === lower && routable(key)) ?? name;
     };
     registerOtherResources(app, {
       listItems,
@@ -347,6 +372,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       createItem,
       changeItem,
       deleteItem,
+      changeSingular,
       notFound,
       resolve,
       showDatabase,
@@ -366,6 +392,13 @@ interface Handlers {
     reply: FastifyReply,
   ): Promise<FastifyReply>;
   deleteItem(name: string, id: string, reply: FastifyReply): Promise<FastifyReply>;
+  changeSingular(
+    name: string,
+    body: Item,
+    method: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply>;
   notFound(reply: FastifyReply): FastifyReply;
   /** The resource a path names, whatever its case. */
   resolve(name: string): string;
@@ -420,6 +453,15 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
       return handlers.createItem(name, bodyOf(req, name), req, reply);
     },
   );
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/:resource',
+      schema: { hide, params: ResourceParams, body: AnyObject },
+      handler: async (req, reply) =>
+        handlers.changeSingular(handlers.resolve(req.params.resource), req.body, method, req, reply),
+    });
+  }
   app.put(
     '/:resource/:id',
     { schema: { hide, params: ResourceIdParams, body: AnyObject } },

@@ -253,6 +253,30 @@ export class ListStore {
     return Array.isArray(value) ? value : undefined;
   }
 
+  /** A top-level object (json-server's singular resource), without `$schema`. */
+  object(name: string): Item | undefined {
+    if (name === '$schema' || !Object.hasOwn(this.data, name)) return undefined;
+    const value = this.data[name];
+    return isItem(value) ? value : undefined;
+  }
+
+  /** POST and PUT on a singular resource: the body becomes the object (`__proto__` stays a plain key). */
+  setObject(name: string, body: Item): Promise<void> {
+    Object.defineProperty(this.data, name, {
+      value: { ...body },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return this.commit();
+  }
+
+  /** PATCH on a singular resource: the body's fields are merged in. */
+  mergeObject(object: Item, body: Item): Promise<void> {
+    Object.assign(object, body);
+    return this.commit();
+  }
+
   resources(): { name: string; count: number }[] {
     return Object.keys(this.data)
       .filter((name) => this.collection(name))
