@@ -121,7 +121,7 @@ function drain(request: IncomingMessage): Promise<void> {
   });
 }
 
-/** Lets the service see (and re-method) a request before the router does; the URL stays as it is. */
+/** Lets the service see (and re-method) a request before the router does; the router takes the URL it leaves. */
 const rewriteWith = (beforeRouting: (request: IncomingMessage) => void) => (request: IncomingMessage) => {
   beforeRouting(request);
   return request.url ?? '/';

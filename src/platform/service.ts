@@ -47,6 +47,8 @@ export interface RunningService {
   banner?: string[];
   /** Precomputed answers served ahead of Fastify (see FastPath in http.ts). */
   fastPath?: FastPath;
+  /** Replaces the definition's `beforeRouting` for this instance, and may change the URL too (list's routes file). */
+  beforeRouting?(request: IncomingMessage): void;
   /** State kept outside SQL (the list's file), saved and put back by the harness's checkpoints. */
   snapshot?: { save(): Promise<string>; restore(saved: string): Promise<void> };
   close?(): Promise<void>;

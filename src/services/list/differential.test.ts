@@ -38,6 +38,17 @@ const startingData = {
   profile: { name: 'typicode', city: 'Paris' },
 };
 
+// A routes file as json-server's README shows them; rules that match no other test's path.
+const routes = {
+  '/api/*': '/$1',
+  '/blog/:resource/:id/show': '/:resource/:id',
+  '/comments/special/:postId-:body': '/comments?postId=:postId&body=:body',
+  '/firstpost': '/posts/1?_embed=comments',
+  '/articles\\?_id=:id': '/posts/:id',
+  '/r/:resource/:id?': '/:resource/:id',
+  '/v1/*': '/api/$1',
+};
+
 let db: Database;
 let backlot: TestService<ListSettings>;
 let reference: Server;
@@ -51,9 +62,12 @@ before(async () => {
   backlotFile = path.join(dir, 'backlot.json');
   writeFileSync(referenceFile, JSON.stringify(startingData, null, 2));
   writeFileSync(backlotFile, JSON.stringify(startingData, null, 2));
+  const routesFile = path.join(dir, 'routes.json');
+  writeFileSync(routesFile, JSON.stringify(routes));
 
   const app = jsonServer.create();
   app.use(jsonServer.defaults({ logger: false }));
+  app.use(jsonServer.rewriter(routes));
   app.use(jsonServer.router(referenceFile));
   reference = await new Promise<Server>((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve(server));
@@ -64,7 +78,7 @@ before(async () => {
   backlot = await startTestService(list, {
     db,
     listen: true,
-    env: { LIST_DELAY_MS: '0', LIST_FILE: backlotFile },
+    env: { LIST_DELAY_MS: '0', LIST_FILE: backlotFile, LIST_ROUTES: routesFile },
   });
 });
 
@@ -187,24 +201,27 @@ test('the same request sequence gets the same statuses, bodies and headers as js
   );
 });
 
-/** Runs the steps on both servers in turn, then requires the same files. */
+const override = (to: string) => ({ 'x-http-method-override': to });
+
+/** Runs the steps on both servers in turn, then requires the same files; returns the statuses, to be checked too. */
 async function sameAnswers(steps: Step[]) {
+  const statuses: number[] = [];
   for (const step of steps) {
     const expected = await answer(referenceUrl, step);
     const actual = await answer(backlot.url, step);
     const headers = step[3] ? ` ${JSON.stringify(step[3])}` : '';
     assert.deepEqual(actual, expected, `${step[0]} ${step[1]} ${JSON.stringify(step[2] ?? '')}${headers}`);
+    statuses.push(actual.status);
   }
   assert.equal(
     JSON.stringify(JSON.parse(readFileSync(backlotFile, 'utf8'))),
     JSON.stringify(JSON.parse(readFileSync(referenceFile, 'utf8'))),
   );
+  return statuses;
 }
 
-const override = (to: string) => ({ 'x-http-method-override': to });
-
 test('_embed and _expand on collections and items, as json-server 0.17.4 answers them', async () => {
-  await sameAnswers([
+  const statuses = await sameAnswers([
     ['GET', '/posts?_embed=comments'],
     ['GET', '/posts?_embed=comments&_embed=notes'],
     ['GET', '/posts/1?_embed=comments'],
@@ -222,10 +239,14 @@ test('_embed and _expand on collections and items, as json-server 0.17.4 answers
     ['GET', '/posts/9?_embed=comments'],
     ['GET', '/posts'],
   ]);
+  assert.deepEqual(
+    statuses,
+    [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 404, 200],
+  );
 });
 
 test('nested routes: GET /posts/1/comments filters by postId, POST there sets it, as json-server 0.17.4', async () => {
-  await sameAnswers([
+  const statuses = await sameAnswers([
     ['GET', '/posts/1/comments'],
     ['GET', '/posts/2/comments?_sort=id&_order=desc'],
     ['GET', '/posts/9/comments'],
@@ -243,10 +264,14 @@ test('nested routes: GET /posts/1/comments filters by postId, POST there sets it
     ['GET', '/posts/1/comments'],
     ['GET', '/list/1/notes'],
   ]);
+  assert.deepEqual(
+    statuses,
+    [200, 200, 200, 200, 200, 404, 200, 200, 201, 201, 201, 404, 404, 404, 200, 200],
+  );
 });
 
 test('a top-level object is a singular resource: GET, POST and PUT replace, PATCH merges, as json-server 0.17.4', async () => {
-  await sameAnswers([
+  const statuses = await sameAnswers([
     ['GET', '/profile'],
     ['GET', '/PROFILE'],
     ['GET', '/profile?name=x&_embed=posts'],
@@ -264,6 +289,38 @@ test('a top-level object is a singular resource: GET, POST and PUT replace, PATC
     ['GET', '/profile'],
     ['GET', '/db'],
   ]);
+  assert.deepEqual(
+    statuses,
+    [200, 200, 200, 404, 200, 200, 201, 201, 404, 404, 200, 201, 404, 404, 200, 200],
+  );
+});
+
+test('custom routes (a routes file, LIST_ROUTES) rewrite URLs as json-server 0.17.4 --routes does', async () => {
+  const statuses = await sameAnswers([
+    ['GET', '/api/list/1'],
+    ['GET', '/API/posts?_embed=comments'],
+    ['GET', '/blog/posts/1/show'],
+    ['GET', '/BLOG/posts/2/show/'],
+    ['GET', '/blog/posts/2/show?x=1'],
+    ['GET', '/comments/special/1-good'],
+    ['GET', '/firstpost'],
+    ['GET', '/articles?_id=2'],
+    ['GET', '/r/posts/1'],
+    ['GET', '/r/posts'],
+    ['GET', '/v1/shops'],
+    ['GET', '/api/list?_page=2&_limit=2'],
+    ['POST', '/api/shops', { id: 'rw', name: 'Rewritten' }],
+    ['POST', '/api/shops/rw', { open: false }, override('PATCH')],
+    ['PATCH', '/api/shops/rw', { open: true }],
+    ['DELETE', '/api/shops/rw'],
+    ['GET', '/api/nothing'],
+    ['GET', '/__rules'],
+    ['GET', '/shops'],
+  ]);
+  assert.deepEqual(
+    statuses,
+    [200, 200, 200, 200, 404, 200, 200, 200, 200, 404, 404, 200, 201, 200, 200, 200, 404, 200, 200],
+  );
 });
 
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {
@@ -275,7 +332,7 @@ test('_expand on an item without the key: json-server fails with 500, backlot le
 });
 
 test('X-HTTP-Method-Override turns a POST into the method it names, as json-server does', async () => {
-  await sameAnswers([
+  const statuses = await sameAnswers([
     ['POST', '/shops', { id: 'mo', name: 'Override' }],
     ['POST', '/shops/mo', { name: 'Replaced' }, override('PUT')],
     ['POST', '/shops/mo', { open: true }, override('patch')],
@@ -286,6 +343,7 @@ test('X-HTTP-Method-Override turns a POST into the method it names, as json-serv
     ['GET', '/shops/mo', undefined, override('DELETE')],
     ['GET', '/shops'],
   ]);
+  assert.deepEqual(statuses, [201, 200, 200, 200, 200, 404, 201, 404, 200]);
 });
 
 /** A conditional GET over node:http: fetch adds `Cache-Control: no-cache` to it, which disables 304 in Express. */

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { applyMethodOverride } from '../../platform/method-override.js';
 import { defineService } from '../../platform/service.js';
 import { listManifest } from '../manifests.js';
-import { listRoutes } from './routes.js';
+import { compileRoutes, rewriteUrl } from './rewrite.js';
+import { isRulesPath, listRoutes } from './routes.js';
 import { ListStore } from './store.js';
 
 export const list = defineService({
@@ -17,8 +18,16 @@ export const list = defineService({
   async start(ctx) {
     const file = ctx.settings.file ?? path.join(ctx.global.dataDir, 'list.json');
     const store = await ListStore.open(file, { log: ctx.log, lockWaitMs: ctx.settings.lockWaitMs });
+    const rules = ctx.settings.routes && compileRoutes(ctx.settings.routes.rules);
     return {
-      routes: listRoutes({ store, delay: ctx.settings.delay }),
+      routes: listRoutes({ store, delay: ctx.settings.delay, routes: ctx.settings.routes?.rules }),
+      // json-server's rewriter runs before its router, and so before method-override.
+      beforeRouting: rules
+        ? (request) => {
+            if (request.url && !isRulesPath(request.url)) request.url = rewriteUrl(rules, request.url);
+            applyMethodOverride(request);
+          }
+        : undefined,
       banner: [`data file ${file}; responses delayed ${ctx.settings.delay} ms`],
       snapshot: { save: () => store.savedText(), restore: (saved) => store.replaceText(saved) },
       close: () => store.close(),

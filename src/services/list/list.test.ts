@@ -454,18 +454,61 @@ describe('patterns and query limits', () => {
 
 describe('settings', () => {
   test('LIST_DELAY_MS and LIST_FILE are read from the environment given', () => {
-    assert.deepEqual(list.settings({}), { file: undefined, delay: '1500', lockWaitMs: 6000 });
+    assert.deepEqual(list.settings({}), {
+      file: undefined,
+      delay: '1500',
+      lockWaitMs: 6000,
+      routes: undefined,
+    });
     assert.deepEqual(
       list.settings({ LIST_FILE: '/tmp/x.json', LIST_DELAY_MS: '0', LIST_LOCK_WAIT_MS: '10' }),
       {
         file: '/tmp/x.json',
         delay: '0',
         lockWaitMs: 10,
+        routes: undefined,
       },
     );
     assert.throws(() => list.settings({ LIST_DELAY_MS: 'slow' }), /LIST_DELAY_MS/);
     assert.throws(() => list.settings({ LIST_DELAY_MS: '-1' }), /LIST_DELAY_MS/);
     assert.throws(() => list.settings({ LIST_DELAY_MS: '300-100' }), /LIST_DELAY_MS/);
     assert.equal(list.settings({ LIST_DELAY_MS: '100-300' }).delay, '100-300');
+  });
+
+  test('LIST_ROUTES is read and checked at startup: a bad routes file is one line naming it and the rule', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'backlot-list-routes-'));
+    const routesFile = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const good = routesFile('good.json', '{"/api/*": "/$1", "/blog/:resource/:id/show": "/:resource/:id"}');
+    assert.deepEqual(list.settings({ LIST_ROUTES: good }).routes, {
+      file: good,
+      rules: { '/api/*': '/$1', '/blog/:resource/:id/show': '/:resource/:id' },
+    });
+    const cases: [file: string, message: string][] = [
+      [path.join(dir, 'missing.json'), 'cannot read (ENOENT'],
+      [routesFile('bad.json', '{"/api/*": '), 'not valid JSON'],
+      [routesFile('array.json', '["/a"]'), 'must hold one JSON object of "<route>": "<destination>"'],
+      [routesFile('number.json', '{"/a": 1}'), '"/a": the destination must be a non-empty string'],
+      [routesFile('slash.json', '{"api/*": "/$1"}'), '"api/*": a route must start with "/"'],
+      [routesFile('group.json', '{"/a/:id(\\\\d+)": "/b/:id"}'), 'groups such as "(\\d+)" are not supported'],
+      [
+        routesFile('name.json', '{"/a/:id": "/b/:slug"}'),
+        '"/b/:slug" uses ":slug", which "/a/:id" does not name',
+      ],
+      [routesFile('number2.json', '{"/a/*": "/b/$2"}'), '"/b/$2" uses "$2", but "/a/*" has 1 group(s)'],
+    ];
+    for (const [file, message] of cases) {
+      assert.throws(
+        () => list.settings({ LIST_ROUTES: file }),
+        (error: Error) =>
+          error.name === 'ConfigError' &&
+          error.message.startsWith(`LIST_ROUTES: ${file}: `) &&
+          error.message.includes(message) &&
+          !error.message.includes('\n'),
+        file,
+      );
+    }
   });
 });

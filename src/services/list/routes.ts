@@ -29,7 +29,12 @@ export interface RouteOptions {
   store: ListStore;
   /** LIST_DELAY_MS as configured, shown on the home page. */
   delay: string;
+  /** The routes file's rules, shown at `/__rules` (json-server's), when LIST_ROUTES is set. */
+  routes?: Record<string, string>;
 }
+
+/** `/__rules` answers before any rewriting, as json-server's rewriter router did. */
+export const isRulesPath = (url: string) => /^\/__rules\/?(?:\?|$)/i.test(url);
 
 const jsonType = 'application/json; charset=utf-8';
 // Responses are indented like json-server's (Express "json spaces" 2).
@@ -68,7 +73,7 @@ function isFresh(request: FastifyRequest, tag: string) {
 }
 
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
-export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
+export function listRoutes({ store, delay, routes }: RouteOptions): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -257,6 +262,12 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       const html = homePage(store.resources(), delay, origin(request));
       return reply.headers(htmlSecurityHeaders).type('text/html; charset=utf-8').send(html);
     });
+
+    if (routes) {
+      app.get('/__rules', { schema: { hide: true }, config: { faults: false } }, async (_request, reply) =>
+        send(reply, 200, pretty(routes)),
+      );
+    }
 
     app.get(
       '/db',
