@@ -117,6 +117,7 @@ export async function buildService<S>(
   // Fastify and its plugins load with the first service, not for `--help` or an operator command.
   const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
   const { corsOrigins, allowedHosts } = ctx.global;
+  if (harness && definition.delayParam) harness.faults.delayParam = definition.delayParam;
   const service = running.beforeRouting
     ? { ...definition, beforeRouting: running.beforeRouting }
     : definition;

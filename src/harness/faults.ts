@@ -100,8 +100,8 @@ export class FaultHeaders {
 export interface FaultDecision {
   delayMs: number;
   status?: number;
-  /** Why: `setting` (the service's rule) or `header`; for the error message and the journal. */
-  source: 'setting' | 'header';
+  /** Why: `setting` (the service's rule), `header`, or `query` (list's `_delay`); for the error message and the journal. */
+  source: 'setting' | 'header' | 'query';
   /** A malformed X-Backlot-* header (when headers are on): answered 400 without delay. */
   invalid?: string;
   /** Set once the delay was waited (the fast path waits before handing a request to Fastify). */
@@ -115,14 +115,25 @@ const headerText = (value: string | string[] | undefined) => (Array.isArray(valu
 
 /** One service's faults: its rule (changed at run time by the admin API) and the shared header switch. */
 export class ServiceFaults {
+  /**
+   * A query parameter whose milliseconds are added to the request's delay, for services that mimic one (list:
+   * json-server's `_delay`); set by the service's definition (`delayParam`).
+   */
+  delayParam?: string;
+
   constructor(
     public rule: FaultRule,
     readonly headers: FaultHeaders = new FaultHeaders(),
   ) {}
 
-  /** Nothing to do for any request: the common case, checked first so it costs next to nothing. */
-  idle(): boolean {
-    return !this.headers.enabled && this.rule.errorRate === 0 && this.rule.delay.max === 0;
+  /** Nothing to do for the request: the common case, checked first so it costs next to nothing. */
+  idle(url?: string): boolean {
+    return (
+      !this.headers.enabled &&
+      this.rule.errorRate === 0 &&
+      this.rule.delay.max === 0 &&
+      !(this.delayParam && url?.includes(`${this.delayParam}=`))
+    );
   }
 
   /** Decides once per request, so a request the fast path hands on to Fastify is not rolled twice. */
@@ -141,6 +152,14 @@ export class ServiceFaults {
       status: errorRate > 0 && Math.random() < errorRate ? errorStatus : undefined,
       source: 'setting',
     };
+    if (this.delayParam) {
+      const extra = queryDelay(req.url, this.delayParam);
+      if (typeof extra === 'string') return { delayMs: 0, source: 'query', invalid: extra };
+      if (extra !== undefined) {
+        decision.delayMs += extra;
+        decision.source = 'query';
+      }
+    }
     if (!this.headers.enabled) return decision;
     const delayHeader = headerText(req.headers['x-backlot-delay']);
     const statusHeader = headerText(req.headers['x-backlot-status']);
@@ -159,6 +178,20 @@ export class ServiceFaults {
     }
     return decision;
   }
+}
+
+/**
+ * json-server's `_delay`: the first value read as `parseFloat` reads it (text that is not a number is ignored, a
+ * negative delay is none). Returns the milliseconds, or a message for a delay over the harness's maximum.
+ */
+function queryDelay(url: string | undefined, name: string): number | string | undefined {
+  const start = url?.indexOf('?') ?? -1;
+  if (start === -1 || !url) return undefined;
+  const raw = new URLSearchParams(url.slice(start + 1)).get(name);
+  const ms = raw === null ? Number.NaN : Number.parseFloat(raw);
+  if (Number.isNaN(ms)) return undefined;
+  if (ms > maxDelayMs) return `${name}: must be at most ${maxDelayMs} ms, got "${raw}"`;
+  return Math.max(0, Math.round(ms));
 }
 
 /** Requests faults never touch: preflights, health, the docs and routes marked `config: { faults: false }`. */

@@ -148,6 +148,8 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   exposeHeaders?: string[];
   /** Paths match whatever their case, as Express matches them (posts: `/POSTS`, `/Posts/1`); parameters keep theirs. */
   caseInsensitivePaths?: boolean;
+  /** A query parameter that adds to the harness's delay for one request (list: json-server's `_delay`). */
+  delayParam?: string;
   /** Runs on each request before it is routed, and may change its method (posts: `X-HTTP-Method-Override`). */
   beforeRouting?(request: IncomingMessage): void;
   /**

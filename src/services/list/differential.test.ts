@@ -323,6 +323,39 @@ test('custom routes (a routes file, LIST_ROUTES) rewrite URLs as json-server 0.1
   );
 });
 
+test('_delay=<ms> waits that long more (through the harness delay), on collections, items and writes, as json-server 0.17.4', async () => {
+  const timed = async (base: string, step: Step) => {
+    const began = Date.now();
+    const result = await answer(base, step);
+    return { ...result, ms: Date.now() - began };
+  };
+  const cases: [step: Step, waits: boolean][] = [
+    [['GET', '/list?_delay=600'], true],
+    [['GET', '/posts/1?_delay=600&_embed=comments'], true],
+    [['PATCH', '/shops/bk?_delay=600', { late: true }], true],
+    [['GET', '/list?_delay=abc'], false],
+    [['GET', '/list?_delay=-50'], false],
+  ];
+  for (const [step, waits] of cases) {
+    const { ms: referenceMs, ...expected } = await timed(referenceUrl, step);
+    const { ms, ...actual } = await timed(backlot.url, step);
+    assert.deepEqual(actual, expected, step[1]);
+    if (waits) {
+      assert.ok(referenceMs >= 600 && ms >= 600, `${step[1]}: ${referenceMs} and ${ms} ms`);
+    } else {
+      assert.ok(referenceMs < 400 && ms < 400, `${step[1]}: ${referenceMs} and ${ms} ms`);
+    }
+  }
+});
+
+test('_delay over the harness maximum (600000 ms) is 400, where json-server would wait that long', async () => {
+  const began = Date.now();
+  const response = await fetch(`${backlot.url}/list?_delay=600001`);
+  assert.equal(response.status, 400);
+  assert.deepEqual(await response.json(), { error: '_delay: must be at most 600000 ms, got "600001"' });
+  assert.ok(Date.now() - began < 400);
+});
+
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {
   const expected = await answer(referenceUrl, ['GET', '/list/5?_expand=shop']);
   assert.equal(expected.status, 500);

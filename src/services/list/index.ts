@@ -13,6 +13,8 @@ export const list = defineService({
   exposeHeaders: ['X-Total-Count', 'Link', 'Location'],
   // json-server's router honours X-HTTP-Method-Override on a POST (Express's method-override).
   beforeRouting: applyMethodOverride,
+  // `?_delay=300` waits 300 ms more, through the harness's delay (json-server's per-request delay).
+  delayParam: '_delay',
   // json-server answers every miss with `{}`; other client mistakes say what is wrong.
   errorBody: ({ status, message }) => (status === 404 ? {} : { error: message }),
   async start(ctx) {

@@ -240,6 +240,23 @@ describe('items (delay 0)', () => {
   });
 });
 
+test('_delay adds to LIST_DELAY_MS: both are the harness delay of one request', async () => {
+  const service = await start({ LIST_DELAY_MS: '300' }, true);
+  try {
+    const began = Date.now();
+    const response = await fetch(`${service.url}/list?_delay=400`);
+    const ms = Date.now() - began;
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), [
+      { id: 1, item: 'bread' },
+      { id: 2, item: 'grapes' },
+    ]);
+    assert.ok(ms >= 700 && ms < 1500, `answered after ${ms} ms`);
+  } finally {
+    await service.close();
+  }
+});
+
 describe('generated ids at the 2^53 - 1 limit', () => {
   const max = Number.MAX_SAFE_INTEGER;
   const idsOf = (service: TestService<ListSettings>, name: string) =>
