@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,7 @@ const startingData = {
   ],
   notes: [{ id: 1, text: 'fresh', listId: 1 }],
   profile: { name: 'typicode', city: 'Paris' },
+  shadowed: [{ id: 1 }],
 };
 
 // A routes file as json-server's README shows them; rules that match no other test's path.
@@ -62,11 +63,19 @@ before(async () => {
   backlotFile = path.join(dir, 'backlot.json');
   writeFileSync(referenceFile, JSON.stringify(startingData, null, 2));
   writeFileSync(backlotFile, JSON.stringify(startingData, null, 2));
+  // Static files beside the data file, as json-server served `public/` ahead of its API.
+  const publicDir = path.join(dir, 'public');
+  mkdirSync(path.join(publicDir, 'sub'), { recursive: true });
+  writeFileSync(path.join(publicDir, 'index.html'), '<h1>my app</h1>');
+  writeFileSync(path.join(publicDir, 'hello.txt'), 'hello');
+  writeFileSync(path.join(publicDir, 'sub', 'index.html'), '<p>sub</p>');
+  writeFileSync(path.join(publicDir, 'shadowed'), 'a file named like a resource');
+  writeFileSync(path.join(publicDir, '.secret'), 'hidden');
   const routesFile = path.join(dir, 'routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));
 
   const app = jsonServer.create();
-  app.use(jsonServer.defaults({ logger: false }));
+  app.use(jsonServer.defaults({ logger: false, static: publicDir }));
   app.use(jsonServer.rewriter(routes));
   app.use(jsonServer.router(referenceFile));
   reference = await new Promise<Server>((resolve) => {
@@ -354,6 +363,36 @@ test('_delay over the harness maximum (600000 ms) is 400, where json-server woul
   assert.equal(response.status, 400);
   assert.deepEqual(await response.json(), { error: '_delay: must be at most 600000 ms, got "600001"' });
   assert.ok(Date.now() - began < 400);
+});
+
+test('files of public/ beside the data file are served ahead of the API, index.html at /, as json-server 0.17.4', async () => {
+  const seen = async (base: string, method: string, url: string) => {
+    const response = await fetch(base + url, { method });
+    const type = response.headers.get('content-type')?.toLowerCase();
+    return { status: response.status, type, body: canonical(await response.text()) };
+  };
+  const cases: [method: string, url: string, status: number][] = [
+    ['GET', '/', 200],
+    ['GET', '/index.html', 200],
+    ['GET', '/hello.txt', 200],
+    ['HEAD', '/hello.txt', 200],
+    ['GET', '/hello.txt?x=1', 200],
+    ['GET', '/sub/', 200],
+    ['GET', '/shadowed', 200],
+    ['GET', '/shadowed/1', 200],
+    ['DELETE', '/hello.txt', 404],
+    ['GET', '/.secret', 404],
+    ['GET', '/sub/../hello.txt', 200],
+    ['GET', '/%2e%2e/reference.json', 404],
+    ['GET', '/missing.txt', 404],
+    ['GET', '/posts/1', 200],
+  ];
+  for (const [method, url, status] of cases) {
+    const expected = await seen(referenceUrl, method, url);
+    const actual = await seen(backlot.url, method, url);
+    assert.deepEqual(actual, expected, `${method} ${url}`);
+    assert.equal(actual.status, status, `${method} ${url}`);
+  }
 });
 
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { applyMethodOverride } from '../../platform/method-override.js';
 import { defineService } from '../../platform/service.js';
@@ -5,6 +6,13 @@ import { listManifest } from '../manifests.js';
 import { compileRoutes, rewriteUrl } from './rewrite.js';
 import { isRulesPath, listRoutes } from './routes.js';
 import { ListStore } from './store.js';
+
+/** json-server served `public/` only when it existed at startup. */
+const existingFolder = (dir: string) =>
+  stat(dir).then(
+    (stats) => (stats.isDirectory() ? dir : undefined),
+    () => undefined,
+  );
 
 export const list = defineService({
   ...listManifest,
@@ -22,7 +30,12 @@ export const list = defineService({
     const store = await ListStore.open(file, { log: ctx.log, lockWaitMs: ctx.settings.lockWaitMs });
     const rules = ctx.settings.routes && compileRoutes(ctx.settings.routes.rules);
     return {
-      routes: listRoutes({ store, delay: ctx.settings.delay, routes: ctx.settings.routes?.rules }),
+      routes: listRoutes({
+        store,
+        delay: ctx.settings.delay,
+        routes: ctx.settings.routes?.rules,
+        publicDir: await existingFolder(ctx.settings.publicDir ?? path.join(path.dirname(file), 'public')),
+      }),
       // json-server's rewriter runs before its router, and so before method-override.
       beforeRouting: rules
         ? (request) => {

@@ -257,6 +257,24 @@ test('_delay adds to LIST_DELAY_MS: both are the harness delay of one request', 
   }
 });
 
+test('LIST_PUBLIC names the static folder; without an index.html, / stays the home page', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'backlot-list-public-'));
+  writeFileSync(path.join(dir, 'app.js'), 'console.log(1)');
+  const service = await start({ LIST_PUBLIC: dir });
+  try {
+    const file = await service.app.inject('/app.js');
+    assert.equal(file.statusCode, 200);
+    assert.equal(file.body, 'console.log(1)');
+    assert.match(String(file.headers['content-type']), /^(text|application)\/javascript/);
+    const home = await service.app.inject('/');
+    assert.equal(home.statusCode, 200);
+    assert.match(home.body, /<h1>backlot list<\/h1>/);
+    assert.equal((await service.app.inject('/list/1')).statusCode, 200);
+  } finally {
+    await service.close();
+  }
+});
+
 describe('generated ids at the 2^53 - 1 limit', () => {
   const max = Number.MAX_SAFE_INTEGER;
   const idsOf = (service: TestService<ListSettings>, name: string) =>
@@ -476,7 +494,9 @@ describe('settings', () => {
       delay: '1500',
       lockWaitMs: 6000,
       routes: undefined,
+      publicDir: undefined,
     });
+    assert.equal(list.settings({ LIST_PUBLIC: 'web' }).publicDir, path.resolve('web'));
     assert.deepEqual(
       list.settings({ LIST_FILE: '/tmp/x.json', LIST_DELAY_MS: '0', LIST_LOCK_WAIT_MS: '10' }),
       {
@@ -484,6 +504,7 @@ describe('settings', () => {
         delay: '0',
         lockWaitMs: 10,
         routes: undefined,
+        publicDir: undefined,
       },
     );
     assert.throws(() => list.settings({ LIST_DELAY_MS: 'slow' }), /LIST_DELAY_MS/);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
+import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +8,7 @@ import { htmlSecurityHeaders } from '../../platform/http.js';
 import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
+import { publicFile } from './public-files.js';
 import { embed, expand, foreignKeyOf } from './relations.js';
 import {
   AnyObject,
@@ -31,6 +33,8 @@ export interface RouteOptions {
   delay: string;
   /** The routes file's rules, shown at `/__rules` (json-server's), when LIST_ROUTES is set. */
   routes?: Record<string, string>;
+  /** A folder whose files are served ahead of the API (json-server's `public/`), when it exists. */
+  publicDir?: string;
 }
 
 /** `/__rules` answers before any rewriting, as json-server's rewriter router did. */
@@ -73,9 +77,19 @@ function isFresh(request: FastifyRequest, tag: string) {
 }
 
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
-export function listRoutes({ store, delay, routes }: RouteOptions): FastifyPluginAsync {
+export function listRoutes({ store, delay, routes, publicDir }: RouteOptions): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    // json-server served static files ahead of its API (express.static first): a file at the path wins, for GET and HEAD.
+    if (publicDir) {
+      await app.register(fastifyStatic, { root: publicDir, serve: false });
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return;
+        const file = await publicFile(publicDir, request.url);
+        if (file !== undefined) return reply.sendFile(file);
+      });
+    }
 
     // HTML forms post urlencoded bodies; json-server accepted them too. Keys that would reach prototypes are dropped.
     app.addContentTypeParser(

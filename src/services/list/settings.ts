@@ -14,6 +14,8 @@ export interface ListSettings {
   delay: string;
   /** How long startup waits for another process's lock on the file to be released or go stale. */
   lockWaitMs: number;
+  /** LIST_PUBLIC: the folder of static files; undefined means `public` beside the data file. */
+  publicDir?: string;
   /** LIST_ROUTES: json-server's routes file (`{"/api/*": "/$1"}`), read and checked at startup. */
   routes?: { file: string; rules: Record<string, string> };
 }
@@ -40,10 +42,12 @@ export function listSettings(env: Env): ListSettings {
   const file = envString(env, 'LIST_FILE');
   const delay = envString(env, 'LIST_DELAY_MS');
   const routes = envString(env, 'LIST_ROUTES');
+  const publicDir = envString(env, 'LIST_PUBLIC');
   return {
     file: file === undefined ? undefined : path.resolve(file),
     delay: delay === undefined ? String(listDelayMs) : delayText(parseDelay(delay, 'LIST_DELAY_MS')),
     lockWaitMs: envInt(env, 'LIST_LOCK_WAIT_MS', 6000, { min: 0, max: 600_000 }),
     routes: routes === undefined ? undefined : readRoutes(path.resolve(routes)),
+    publicDir: publicDir === undefined ? undefined : path.resolve(publicDir),
   };
 }
