@@ -87,7 +87,7 @@ before(async () => {
   backlot = await startTestService(list, {
     db,
     listen: true,
-    env: { LIST_DELAY_MS: '0', LIST_FILE: backlotFile, LIST_ROUTES: routesFile },
+    env: { LIST_DELAY_MS: '0', LIST_FILE: backlotFile, LIST_ROUTES: routesFile, LIST_JSONP: 'true' },
   });
 });
 
@@ -128,6 +128,7 @@ async function answer(base: string, [method, url, body, headers = {}]: Step) {
     cacheControl: response.headers.get('cache-control'),
     pragma: response.headers.get('pragma'),
     expires: response.headers.get('expires'),
+    nosniff: response.headers.get('x-content-type-options'),
   };
 }
 
@@ -393,6 +394,37 @@ test('files of public/ beside the data file are served ahead of the API, index.h
     assert.deepEqual(actual, expected, `${method} ${url}`);
     assert.equal(actual.status, status, `${method} ${url}`);
   }
+});
+
+test('JSONP (LIST_JSONP=true): ?callback=fn wraps every JSON answer as json-server 0.17.4 (Express res.jsonp) does', async () => {
+  const steps: Step[] = [
+    ['GET', '/list?callback=cb'],
+    ['GET', '/list/1?callback=cb&_=1700000000'],
+    ['GET', '/list/99?callback=cb'],
+    ['GET', '/nothing?callback=cb'],
+    ['GET', '/db?callback=my.ns[0]'],
+    ['GET', '/profile?callback=a!b(c)%3Balert(1)'],
+    ['GET', '/list?callback=&_limit=1'],
+    ['GET', '/list?callback=first&callback=second&_limit=1'],
+    ['GET', '/posts/1/comments?callback=cb'],
+    ['PATCH', '/shops/bk?callback=cb', { jsonp: true }],
+  ];
+  for (const step of steps) {
+    const headersOf = async (base: string) => {
+      const response = await fetch(base + step[1], {
+        method: step[0],
+        headers: step[2] === undefined ? {} : { 'content-type': 'application/json' },
+        body: step[2] === undefined ? undefined : JSON.stringify(step[2]),
+      });
+      await response.text();
+      return [response.headers.get('content-type'), response.headers.get('x-content-type-options')];
+    };
+    assert.deepEqual(await answer(backlot.url, step), await answer(referenceUrl, step), step[1]);
+    assert.deepEqual(await headersOf(backlot.url), await headersOf(referenceUrl), step[1]);
+  }
+  const wrapped = await fetch(`${backlot.url}/list/1?callback=cb`);
+  assert.equal(wrapped.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.match(await wrapped.text(), /^\/\*\*\/ typeof cb === 'function' && cb\(\{\n {2}"id": 1,/);
 });
 
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {

@@ -34,6 +34,7 @@ export const list = defineService({
         store,
         delay: ctx.settings.delay,
         routes: ctx.settings.routes?.rules,
+        jsonp: ctx.settings.jsonp,
         publicDir: await existingFolder(ctx.settings.publicDir ?? path.join(path.dirname(file), 'public')),
       }),
       // json-server's rewriter runs before its router, and so before method-override.

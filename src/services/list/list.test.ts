@@ -275,6 +275,22 @@ test('LIST_PUBLIC names the static folder; without an index.html, / stays the ho
   }
 });
 
+test('JSONP is off unless LIST_JSONP is set: ?callback= is then ignored and the answer is JSON', async () => {
+  const service = await start();
+  try {
+    const response = await service.app.inject('/list/1?callback=steal');
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.body, '{\n  "id": 1,\n  "item": "bread"\n}');
+  } finally {
+    await service.close();
+  }
+  assert.equal(list.settings({}).jsonp, false);
+  assert.equal(list.settings({ LIST_JSONP: 'true' }).jsonp, true);
+  assert.throws(() => list.settings({ LIST_JSONP: 'maybe' }), /LIST_JSONP/);
+});
+
 describe('generated ids at the 2^53 - 1 limit', () => {
   const max = Number.MAX_SAFE_INTEGER;
   const idsOf = (service: TestService<ListSettings>, name: string) =>
@@ -495,6 +511,7 @@ describe('settings', () => {
       lockWaitMs: 6000,
       routes: undefined,
       publicDir: undefined,
+      jsonp: false,
     });
     assert.equal(list.settings({ LIST_PUBLIC: 'web' }).publicDir, path.resolve('web'));
     assert.deepEqual(
@@ -505,6 +522,7 @@ describe('settings', () => {
         lockWaitMs: 10,
         routes: undefined,
         publicDir: undefined,
+        jsonp: false,
       },
     );
     assert.throws(() => list.settings({ LIST_DELAY_MS: 'slow' }), /LIST_DELAY_MS/);

@@ -35,6 +35,8 @@ export interface RouteOptions {
   routes?: Record<string, string>;
   /** A folder whose files are served ahead of the API (json-server's `public/`), when it exists. */
   publicDir?: string;
+  /** LIST_JSONP: `?callback=fn` wraps JSON answers in a call, as json-server's `res.jsonp`. */
+  jsonp?: boolean;
 }
 
 /** `/__rules` answers before any rewriting, as json-server's rewriter router did. */
@@ -61,6 +63,23 @@ export function weakEtag(body: string) {
   return lastTag;
 }
 
+/** Express's `res.jsonp` callback: the first `callback` parameter, when it is not empty. */
+function jsonpCallback(request: FastifyRequest): string | undefined {
+  const value = (request.query as Query | undefined)?.callback;
+  const callback = Array.isArray(value) ? value[0] : value;
+  return typeof callback === 'string' && callback !== '' ? callback : undefined;
+}
+
+/**
+ * Express's `res.jsonp` body: the callback's name kept to `[]\w$.` characters, the `/**\/` guard against Rosetta
+ * Flash, and U+2028/U+2029 escaped (valid in JSON, not in older JavaScript).
+ */
+function jsonpBody(callback: string, json: string) {
+  const name = callback.replace(/[^[\]\w$.]/g, '');
+  const body = json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `/**/ typeof ${name} === 'function' && ${name}(${body});`;
+}
+
 /** The `fresh` package's rule (Express's `req.fresh`) for a response that has an ETag and no Last-Modified. */
 function isFresh(request: FastifyRequest, tag: string) {
   const noneMatch = request.headers['if-none-match'];
@@ -77,7 +96,7 @@ function isFresh(request: FastifyRequest, tag: string) {
 }
 
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
-export function listRoutes({ store, delay, routes, publicDir }: RouteOptions): FastifyPluginAsync {
+export function listRoutes({ store, delay, routes, publicDir, jsonp }: RouteOptions): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -120,7 +139,16 @@ export function listRoutes({ store, delay, routes, publicDir }: RouteOptions): F
       )
         return payload;
       reply.headers(noCacheHeaders);
-      const tag = weakEtag(payload);
+      let body = payload;
+      // json-server rendered every answer with Express's res.jsonp, which marks it nosniff (`/__rules` used res.json).
+      const rendered = request.routeOptions.url !== '/__rules';
+      if (rendered) reply.header('x-content-type-options', 'nosniff');
+      const callback = jsonp && rendered ? jsonpCallback(request) : undefined;
+      if (callback !== undefined) {
+        body = jsonpBody(callback, payload);
+        reply.type('text/javascript; charset=utf-8');
+      }
+      const tag = weakEtag(body);
       reply.header('etag', tag);
       const status = reply.statusCode;
       const conditional = request.method === 'GET' || request.method === 'HEAD';
@@ -128,7 +156,7 @@ export function listRoutes({ store, delay, routes, publicDir }: RouteOptions): F
         reply.code(304).removeHeader('content-type');
         return null;
       }
-      return payload;
+      return body;
     });
 
     const send = (reply: FastifyReply, status: number, text: string) =>

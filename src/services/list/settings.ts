@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Env, envInt, envString } from '../../config.js';
+import { ConfigError, type Env, envBool, envInt, envString } from '../../config.js';
 import { delayText, parseDelay } from '../../harness/faults.js';
 import { compileRoutes } from './rewrite.js';
 
@@ -14,6 +14,8 @@ export interface ListSettings {
   delay: string;
   /** How long startup waits for another process's lock on the file to be released or go stale. */
   lockWaitMs: number;
+  /** LIST_JSONP: answer `?callback=fn` with JSONP, as json-server did; off by default (a cross-site read). */
+  jsonp: boolean;
   /** LIST_PUBLIC: the folder of static files; undefined means `public` beside the data file. */
   publicDir?: string;
   /** LIST_ROUTES: json-server's routes file (`{"/api/*": "/$1"}`), read and checked at startup. */
@@ -49,5 +51,6 @@ export function listSettings(env: Env): ListSettings {
     lockWaitMs: envInt(env, 'LIST_LOCK_WAIT_MS', 6000, { min: 0, max: 600_000 }),
     routes: routes === undefined ? undefined : readRoutes(path.resolve(routes)),
     publicDir: publicDir === undefined ? undefined : path.resolve(publicDir),
+    jsonp: envBool(env, 'LIST_JSONP', false),
   };
 }
