@@ -427,6 +427,50 @@ test('JSONP (LIST_JSONP=true): ?callback=fn wraps every JSON answer as json-serv
   assert.match(await wrapped.text(), /^\/\*\*\/ typeof cb === 'function' && cb\(\{\n {2}"id": 1,/);
 });
 
+test('Access-Control-Expose-Headers: every header json-server exposes on an answer is exposed here too', async () => {
+  const steps: Step[] = [
+    ['GET', '/list?_page=1&_limit=2'],
+    ['GET', '/list?_end=2'],
+    ['GET', '/list?_limit=1'],
+    ['POST', '/shops', { id: 'cors', name: 'Cross' }],
+    ['POST', '/profile', { name: 'cors' }],
+    ['GET', '/list'],
+    ['GET', '/list/99'],
+  ];
+  const exposed = async (base: string, [method, url, body]: Step) => {
+    const response = await fetch(base + url, {
+      method,
+      headers: {
+        origin: 'http://app.test',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    await response.text();
+    return (response.headers.get('access-control-expose-headers') ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
+  };
+  const seen: string[][] = [];
+  for (const step of steps) {
+    const theirs = await exposed(referenceUrl, step);
+    const ours = await exposed(backlot.url, step);
+    assert.deepEqual(ours, ['x-request-id', 'x-total-count', 'link', 'location'], step[1]);
+    for (const name of theirs) assert.ok(ours.includes(name), `${step[1]}: ${name}`);
+    seen.push(theirs);
+  }
+  assert.deepEqual(seen, [
+    ['x-total-count', 'link'],
+    ['x-total-count'],
+    ['x-total-count'],
+    ['location'],
+    ['location'],
+    [],
+    [],
+  ]);
+});
+
 test('_expand on an item without the key: json-server fails with 500, backlot leaves the key out', async () => {
   const expected = await answer(referenceUrl, ['GET', '/list/5?_expand=shop']);
   assert.equal(expected.status, 500);
