@@ -152,13 +152,12 @@ export class ServiceFaults {
       status: errorRate > 0 && Math.random() < errorRate ? errorStatus : undefined,
       source: 'setting',
     };
-    if (this.delayParam) {
-      const extra = queryDelay(req.url, this.delayParam);
-      if (typeof extra === 'string') return { delayMs: 0, source: 'query', invalid: extra };
-      if (extra !== undefined) {
-        decision.delayMs += extra;
-        decision.source = 'query';
-      }
+    // The query's delay adds to whichever delay the setting or X-Backlot-Delay gives (json-server: --delay + _delay).
+    const extra = this.delayParam ? queryDelay(req.url, this.delayParam) : undefined;
+    if (typeof extra === 'string') return { delayMs: 0, source: 'query', invalid: extra };
+    if (extra !== undefined) {
+      decision.delayMs += extra;
+      decision.source = 'query';
     }
     if (!this.headers.enabled) return decision;
     const delayHeader = headerText(req.headers['x-backlot-delay']);
@@ -166,7 +165,7 @@ export class ServiceFaults {
     try {
       if (delayHeader !== undefined) {
         const range = parseDelay(delayHeader, 'X-Backlot-Delay');
-        decision.delayMs = range.min + Math.floor(Math.random() * (range.max - range.min + 1));
+        decision.delayMs = range.min + Math.floor(Math.random() * (range.max - range.min + 1)) + (extra ?? 0);
         decision.source = 'header';
       }
       if (statusHeader !== undefined) {
