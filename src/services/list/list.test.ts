@@ -291,6 +291,43 @@ test('JSONP is off unless LIST_JSONP is set: ?callback= is then ignored and the 
   assert.throws(() => list.settings({ LIST_JSONP: 'maybe' }), /LIST_JSONP/);
 });
 
+test('_embed stays linear on a large file, and more than 10 names in _embed or _expand is 400', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'backlot-list-embed-')), 'list.json');
+  const posts = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, title: `post ${i + 1}` }));
+  const comments = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, postId: (i % 20_000) + 1 }));
+  writeFileSync(file, JSON.stringify({ posts, comments }));
+  const service = await start({ LIST_FILE: file });
+  try {
+    const began = Date.now();
+    const embedded = await service.app.inject('/posts?_embed=comments&_embed=comments&_expand=nothing');
+    assert.equal(embedded.statusCode, 200);
+    const body = embedded.json();
+    assert.equal(body.length, 20_000);
+    assert.deepEqual(body[19_999], {
+      id: 20_000,
+      title: 'post 20000',
+      comments: [{ id: 20_000, postId: 20_000 }],
+    });
+    assert.ok(Date.now() - began < 5_000, `took ${Date.now() - began} ms`);
+    const names = Array.from({ length: 11 }, (_, i) => `_embed=r${i}`).join('&');
+    for (const url of [
+      `/posts?${names}`,
+      `/posts/1?${names}`,
+      `/posts?${names.replaceAll('_embed', '_expand')}`,
+    ]) {
+      const refused = await service.app.inject(url);
+      assert.equal(refused.statusCode, 400, url);
+      assert.match(refused.json().error, /^_(embed|expand): at most 10 different names, got 11$/);
+    }
+    assert.equal(
+      (await service.app.inject(`/posts/1?${names.replace('&_embed=r10', '&_embed=r0')}`)).statusCode,
+      200,
+    );
+  } finally {
+    await service.close();
+  }
+});
+
 describe('generated ids at the 2^53 - 1 limit', () => {
   const max = Number.MAX_SAFE_INTEGER;
   const idsOf = (service: TestService<ListSettings>, name: string) =>

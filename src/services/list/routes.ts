@@ -9,7 +9,7 @@ import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../
 import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
 import { publicFile } from './public-files.js';
-import { embed, expand, foreignKeyOf } from './relations.js';
+import { foreignKeyOf, maxRelations, relate } from './relations.js';
 import {
   AnyObject,
   CollectionQuery,
@@ -191,13 +191,16 @@ export function listRoutes({ store, delay, routes, publicDir, jsonp }: RouteOpti
       const embeds = all(query._embed);
       const expands = all(query._expand);
       if (embeds.length === 0 && expands.length === 0) return items;
-      return items.map((item) => {
-        if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-        const copy = { ...(item as Item) };
-        embed(store.data, name, copy, embeds);
-        expand(store.data, copy, expands);
-        return copy;
-      });
+      for (const [param, names] of [
+        ['_embed', embeds],
+        ['_expand', expands],
+      ] as const) {
+        if (new Set(names).size > maxRelations)
+          throw new QueryError(
+            `${param}: at most ${maxRelations} different names, got ${new Set(names).size}`,
+          );
+      }
+      return relate(store.data, name, items, embeds, expands);
     };
 
     const listItems = (
