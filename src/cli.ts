@@ -14,6 +14,7 @@ const flags = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   delay: { type: 'string' },
+  routes: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -47,6 +48,7 @@ Options:
       --host H        interface to listen on (default 0.0.0.0; HOST)
       --data-dir D    where embedded data lives (default ./data; BACKLOT_DATA_DIR)
       --delay MS      the list service's response delay, ms or a range (default 1500; LIST_DELAY_MS)
+      --routes FILE   the list service's custom routes, json-server's routes.json (LIST_ROUTES)
   -v, --version       print the version
   -h, --help          print this help
 
@@ -93,6 +95,7 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
   }
   const env = loadEnv();
   if (options.delay !== undefined) env.LIST_DELAY_MS = options.delay;
+  if (options.routes !== undefined) env.LIST_ROUTES = options.routes;
   const global = globalSettings(env, { dataDir: options['data-dir'], host: options.host });
   const plans = planServices(chosen, env, global, port);
   const logger = createLogger(global);

@@ -118,7 +118,11 @@ export async function buildService<S>(
   // Fastify and its plugins load with the first service, not for `--help` or an operator command.
   const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
   const { corsOrigins, allowedHosts } = ctx.global;
-  const app = await createApp(definition, {
+  if (harness && definition.delayParam) harness.faults.delayParam = definition.delayParam;
+  const service = running.beforeRouting
+    ? { ...definition, beforeRouting: running.beforeRouting }
+    : definition;
+  const app = await createApp(service, {
     cors: corsPolicy(Boolean(definition.credentialed), corsOrigins),
     allowedHosts: hostCheckOn(listenHost, allowedHosts)
       ? allowedHosts === '*'

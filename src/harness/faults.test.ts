@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../../test/service.js';
 import { parseDelay } from '../config.js';
@@ -10,7 +11,7 @@ import { machines } from '../services/machines/index.js';
 import { posts } from '../services/posts/index.js';
 import { profiles } from '../services/profiles/index.js';
 import { things } from '../services/things/index.js';
-import { faultRuleFromEnv, ruleFromJson } from './faults.js';
+import { FaultHeaders, faultRuleFromEnv, noFaults, ruleFromJson, ServiceFaults } from './faults.js';
 
 // Every assertion on time is a lower bound: a busy machine can only make answers later, never earlier.
 
@@ -248,4 +249,36 @@ describe('settings and rules', () => {
     assert.throws(() => faultRuleFromEnv({ POSTS_DELAY_MS: '9-3' }, 'posts'), /POSTS_DELAY_MS/);
     assert.throws(() => parseDelay('700000', 'X'), /X: must be milliseconds/);
   });
+});
+
+test("a service's delay parameter (list's _delay) adds to the setting's delay and to X-Backlot-Delay", () => {
+  const request = (url: string, headers: Record<string, string> = {}) =>
+    ({ url, headers }) as IncomingMessage;
+  const idle = new ServiceFaults(noFaults);
+  idle.delayParam = '_delay';
+  assert.equal(idle.idle('/list?_sort=id'), true);
+  assert.equal(idle.idle('/list?_delay=5'), false);
+  assert.deepEqual(idle.decide(request('/list?x=1&_delay=12.6')), {
+    delayMs: 13,
+    status: undefined,
+    source: 'query',
+  });
+
+  const faults = new ServiceFaults({ ...noFaults, delay: { min: 100, max: 100 } }, new FaultHeaders(true));
+  faults.delayParam = '_delay';
+  assert.deepEqual(faults.decide(request('/list?_delay=250&_delay=9')), {
+    delayMs: 350,
+    status: undefined,
+    source: 'query',
+  });
+  assert.equal(faults.decide(request('/list?_delay=250', { 'x-backlot-delay': '1000' })).delayMs, 1250);
+  assert.equal(faults.decide(request('/list?_delay=abc')).delayMs, 100);
+  assert.equal(faults.decide(request('/list?_delay=-40')).delayMs, 100);
+  assert.deepEqual(faults.decide(request('/list?_delay=600001')), {
+    delayMs: 0,
+    source: 'query',
+    invalid: '_delay: must be at most 600000 ms, got "600001"',
+  });
+  const without = new ServiceFaults(noFaults);
+  assert.equal(without.idle('/list?_delay=5'), true);
 });

@@ -1,5 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { ConfigError, type DelayRange, delayText, type Env, envString, parseDelay } from '../config.js';
+import {
+  ConfigError,
+  type DelayRange,
+  delayText,
+  type Env,
+  envString,
+  maxDelayMs,
+  parseDelay,
+} from '../config.js';
 
 /** Latency and errors added to a service's answers: a fixed or random delay, and a share of requests failed. */
 export interface FaultRule {
@@ -84,8 +92,8 @@ export class FaultHeaders {
 export interface FaultDecision {
   delayMs: number;
   status?: number;
-  /** Why: `setting` (the service's rule) or `header`; for the error message and the journal. */
-  source: 'setting' | 'header';
+  /** Why: `setting` (the service's rule), `header`, or `query` (list's `_delay`); for the error message and the journal. */
+  source: 'setting' | 'header' | 'query';
   /** A malformed X-Backlot-* header (when headers are on): answered 400 without delay. */
   invalid?: string;
   /** Set once the delay was waited (the fast path waits before handing a request to Fastify). */
@@ -99,14 +107,25 @@ const headerText = (value: string | string[] | undefined) => (Array.isArray(valu
 
 /** One service's faults: its rule (changed at run time by the admin API) and the shared header switch. */
 export class ServiceFaults {
+  /**
+   * A query parameter whose milliseconds are added to the request's delay, for services that mimic one (list:
+   * json-server's `_delay`); set by the service's definition (`delayParam`).
+   */
+  delayParam?: string;
+
   constructor(
     public rule: FaultRule,
     readonly headers: FaultHeaders = new FaultHeaders(),
   ) {}
 
-  /** Nothing to do for any request: the common case, checked first so it costs next to nothing. */
-  idle(): boolean {
-    return !this.headers.enabled && this.rule.errorRate === 0 && this.rule.delay.max === 0;
+  /** Nothing to do for the request: the common case, checked first so it costs next to nothing. */
+  idle(url?: string): boolean {
+    return (
+      !this.headers.enabled &&
+      this.rule.errorRate === 0 &&
+      this.rule.delay.max === 0 &&
+      !(this.delayParam && url?.includes(`${this.delayParam}=`))
+    );
   }
 
   /** Decides once per request, so a request the fast path hands on to Fastify is not rolled twice. */
@@ -125,13 +144,20 @@ export class ServiceFaults {
       status: errorRate > 0 && Math.random() < errorRate ? errorStatus : undefined,
       source: 'setting',
     };
+    // The query's delay adds to whichever delay the setting or X-Backlot-Delay gives (json-server: --delay + _delay).
+    const extra = this.delayParam ? queryDelay(req.url, this.delayParam) : undefined;
+    if (typeof extra === 'string') return { delayMs: 0, source: 'query', invalid: extra };
+    if (extra !== undefined) {
+      decision.delayMs += extra;
+      decision.source = 'query';
+    }
     if (!this.headers.enabled) return decision;
     const delayHeader = headerText(req.headers['x-backlot-delay']);
     const statusHeader = headerText(req.headers['x-backlot-status']);
     try {
       if (delayHeader !== undefined) {
         const range = parseDelay(delayHeader, 'X-Backlot-Delay');
-        decision.delayMs = range.min + Math.floor(Math.random() * (range.max - range.min + 1));
+        decision.delayMs = range.min + Math.floor(Math.random() * (range.max - range.min + 1)) + (extra ?? 0);
         decision.source = 'header';
       }
       if (statusHeader !== undefined) {
@@ -143,6 +169,20 @@ export class ServiceFaults {
     }
     return decision;
   }
+}
+
+/**
+ * json-server's `_delay`: the first value read as `parseFloat` reads it (text that is not a number is ignored, a
+ * negative delay is none). Returns the milliseconds, or a message for a delay over the harness's maximum.
+ */
+function queryDelay(url: string | undefined, name: string): number | string | undefined {
+  const start = url?.indexOf('?') ?? -1;
+  if (start === -1 || !url) return undefined;
+  const raw = new URLSearchParams(url.slice(start + 1)).get(name);
+  const ms = raw === null ? Number.NaN : Number.parseFloat(raw);
+  if (Number.isNaN(ms)) return undefined;
+  if (ms > maxDelayMs) return `${name}: must be at most ${maxDelayMs} ms, got "${raw}"`;
+  return Math.max(0, Math.round(ms));
 }
 
 /** Requests faults never touch: preflights, health, the docs and routes marked `config: { faults: false }`. */

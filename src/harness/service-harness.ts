@@ -32,7 +32,8 @@ const noteOf = (decision: FaultDecision) => {
   const parts: string[] = [];
   if (decision.delayMs > 0) parts.push(`delay ${decision.delayMs} ms`);
   if (decision.status !== undefined) parts.push(`status ${decision.status}`);
-  if (decision.invalid) parts.push('invalid X-Backlot header');
+  if (decision.invalid)
+    parts.push(decision.source === 'query' ? 'invalid delay parameter' : 'invalid X-Backlot header');
   return parts.length > 0 ? `${parts.join(', ')} (${decision.source})` : undefined;
 };
 
@@ -59,7 +60,7 @@ export function installHarness(
   app.addHook('onRequest', (request, reply, done) => {
     const { faults } = harness;
     if (
-      faults.idle() ||
+      faults.idle(request.raw.url) ||
       exempt(request.method, pathOf(request.raw.url), docsPath, request.routeOptions.config)
     )
       return done();
@@ -107,7 +108,7 @@ export function beforeFastPath(
   serve: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean,
   toFastify: (req: IncomingMessage, res: ServerResponse) => void,
 ) {
-  if (harness.faults.idle() || exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) {
+  if (harness.faults.idle(req.url) || exempt(req.method ?? 'GET', pathOf(req.url), docsPath)) {
     const started = harness.journal.settings.size === 0 ? 0 : performance.now();
     return tryFastPath(harness, req, res, requestId, serve, toFastify, started, false);
   }

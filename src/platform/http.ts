@@ -110,6 +110,28 @@ export const jsonBodyParser: FastifyBodyParser<string> = (_request, body, done) 
   }
 };
 
+/**
+ * Reads and drops what is left of a body that is over the limit (up to 16 MiB or 5 s), so that a client still
+ * writing it reads the 413 instead of EPIPE when the connection closes; past the bound it is closed on the client.
+ */
+function drain(request: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (request.complete || request.destroyed) return resolve();
+    let left = 16 * 1024 * 1024;
+    const done = () => {
+      clearTimeout(timer);
+      request.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) done();
+    };
+    const timer = setTimeout(done, 5_000);
+    request.on('data', onData).on('end', done).on('error', done).on('close', done).resume();
+  });
+}
+
 /** Lets the service see (and re-method) a request before the router does, and route it by another URL. */
 const rewriteWith =
   (beforeRouting: (request: IncomingMessage) => string | undefined) => (request: IncomingMessage) =>
@@ -228,18 +250,18 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
           ? `Internal server error (request id ${request.id})`
           : error.message;
     if (status === 503) reply.header('retry-after', '5');
-    return send(
-      reply,
-      answer({
-        status,
-        message,
-        code: error.code,
-        validationContext: error.validationContext ?? undefined,
-        validation: error.validation,
-        requestId: request.id,
-        route: routeOf(request),
-      }),
-    );
+    const answered = answer({
+      status,
+      message,
+      code: error.code,
+      validationContext: error.validationContext ?? undefined,
+      validation: error.validation,
+      requestId: request.id,
+      route: routeOf(request),
+    });
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return drain(request.raw).then(() => send(reply, answered));
+    return send(reply, answered);
   });
 
   app.setNotFoundHandler((request, reply) => {

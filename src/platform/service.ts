@@ -47,6 +47,8 @@ export interface RunningService {
   banner?: string[];
   /** Precomputed answers served ahead of Fastify (see FastPath in http.ts). */
   fastPath?: FastPath;
+  /** Replaces the definition's `beforeRouting` for this instance (list's routes file rewrites URLs). */
+  beforeRouting?(request: IncomingMessage): string | undefined;
   /** State kept outside SQL (the list's file), saved and put back by the harness's checkpoints. */
   snapshot?: { save(): Promise<string>; restore(saved: string): Promise<void> };
   close?(): Promise<void>;
@@ -146,6 +148,8 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
   exposeHeaders?: string[];
   /** Paths match whatever their case, as Express matches them (posts: `/POSTS`, `/Posts/1`); parameters keep theirs. */
   caseInsensitivePaths?: boolean;
+  /** A query parameter that adds to the harness's delay for one request (list: json-server's `_delay`). */
+  delayParam?: string;
   /**
    * Runs on each request before it is routed, once: may change its method (posts: `X-HTTP-Method-Override`) and
    * return the URL to route it by instead (content: `?rest_route=`, core's case-insensitive routes).

@@ -240,6 +240,135 @@ describe('items (delay 0)', () => {
   });
 });
 
+test('_delay adds to LIST_DELAY_MS: both are the harness delay of one request', async () => {
+  const service = await start({ LIST_DELAY_MS: '300' }, true);
+  try {
+    const began = Date.now();
+    const response = await fetch(`${service.url}/list?_delay=400`);
+    const ms = Date.now() - began;
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), [
+      { id: 1, item: 'bread' },
+      { id: 2, item: 'grapes' },
+    ]);
+    assert.ok(ms >= 700 && ms < 1500, `answered after ${ms} ms`);
+  } finally {
+    await service.close();
+  }
+});
+
+test('LIST_PUBLIC names the static folder; without an index.html, / stays the home page', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'backlot-list-public-'));
+  writeFileSync(path.join(dir, 'app.js'), 'console.log(1)');
+  const service = await start({ LIST_PUBLIC: dir });
+  try {
+    const file = await service.app.inject('/app.js');
+    assert.equal(file.statusCode, 200);
+    assert.equal(file.body, 'console.log(1)');
+    assert.match(String(file.headers['content-type']), /^(text|application)\/javascript/);
+    const home = await service.app.inject('/');
+    assert.equal(home.statusCode, 200);
+    assert.match(home.body, /<h1>backlot list<\/h1>/);
+    assert.equal((await service.app.inject('/list/1')).statusCode, 200);
+  } finally {
+    await service.close();
+  }
+});
+
+test('JSONP is off unless LIST_JSONP is set: ?callback= is then ignored and the answer is JSON', async () => {
+  const service = await start();
+  try {
+    const response = await service.app.inject('/list/1?callback=steal');
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.body, '{\n  "id": 1,\n  "item": "bread"\n}');
+  } finally {
+    await service.close();
+  }
+  assert.equal(list.settings({}).jsonp, false);
+  assert.equal(list.settings({ LIST_JSONP: 'true' }).jsonp, true);
+  assert.throws(() => list.settings({ LIST_JSONP: 'maybe' }), /LIST_JSONP/);
+});
+
+test('_embed stays linear on a large file, and more than 10 names in _embed or _expand is 400', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'backlot-list-embed-')), 'list.json');
+  const posts = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, title: `post ${i + 1}` }));
+  const comments = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, postId: (i % 20_000) + 1 }));
+  writeFileSync(file, JSON.stringify({ posts, comments }));
+  const service = await start({ LIST_FILE: file });
+  try {
+    const began = Date.now();
+    const embedded = await service.app.inject('/posts?_embed=comments&_embed=comments&_expand=nothing');
+    assert.equal(embedded.statusCode, 200);
+    const body = embedded.json();
+    assert.equal(body.length, 20_000);
+    assert.deepEqual(body[19_999], {
+      id: 20_000,
+      title: 'post 20000',
+      comments: [{ id: 20_000, postId: 20_000 }],
+    });
+    assert.ok(Date.now() - began < 5_000, `took ${Date.now() - began} ms`);
+    const names = Array.from({ length: 11 }, (_, i) => `_embed=r${i}`).join('&');
+    for (const url of [
+      `/posts?${names}`,
+      `/posts/1?${names}`,
+      `/posts?${names.replaceAll('_embed', '_expand')}`,
+    ]) {
+      const refused = await service.app.inject(url);
+      assert.equal(refused.statusCode, 400, url);
+      assert.match(refused.json().error, /^_(embed|expand): at most 10 different names, got 11$/);
+    }
+    assert.equal(
+      (await service.app.inject(`/posts/1?${names.replace('&_embed=r10', '&_embed=r0')}`)).statusCode,
+      200,
+    );
+  } finally {
+    await service.close();
+  }
+});
+
+describe('generated ids at the 2^53 - 1 limit', () => {
+  const max = Number.MAX_SAFE_INTEGER;
+  const idsOf = (service: TestService<ListSettings>, name: string) =>
+    stored(service)[name].map((item: { id: unknown }) => item.id);
+
+  test('after a client sends id 2^53 - 1, each new item gets the largest free safe id, never an unsafe one', async () => {
+    const service = await start();
+    try {
+      const post = (url: string, payload: object) => service.app.inject({ method: 'POST', url, payload });
+      assert.equal((await post('/list', { id: max, item: 'last' })).statusCode, 201);
+      for (const expected of [max - 1, max - 2]) {
+        const created = await post('/list', { item: 'next' });
+        assert.equal(created.statusCode, 201);
+        assert.equal(created.body, `{\n  "item": "next",\n  "id": ${expected}\n}`);
+      }
+      assert.deepEqual(idsOf(service, 'list'), [1, 2, max, max - 1, max - 2]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a hand-edited file with ids at or past the limit still gets safe new ids', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'backlot-list-ids-')), 'list.json');
+    writeFileSync(file, `{"shops": [{"id": ${max}}, {"id": ${max - 1}}, {"id": 1e300}]}`);
+    const service = await start({ LIST_FILE: file });
+    try {
+      const created = await service.app.inject({ method: 'POST', url: '/shops', payload: { name: 'Deli' } });
+      assert.equal(created.statusCode, 201);
+      assert.deepEqual(created.json(), { name: 'Deli', id: max - 2 });
+      const again = await service.app.inject({ method: 'POST', url: '/shops', payload: { name: 'Deli' } });
+      assert.deepEqual(again.json(), { name: 'Deli', id: max - 3 });
+      assert.deepEqual(
+        JSON.parse(readFileSync(file, 'utf8')).shops.map((shop: { id: number }) => shop.id),
+        [max, max - 1, 1e300, max - 2, max - 3],
+      );
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('queries', () => {
   let service: TestService<ListSettings>;
   let stored: () => { shops: unknown[] };
@@ -413,18 +542,66 @@ describe('patterns and query limits', () => {
 
 describe('settings', () => {
   test('LIST_DELAY_MS and LIST_FILE are read from the environment given', () => {
-    assert.deepEqual(list.settings({}), { file: undefined, delay: '1500', lockWaitMs: 6000 });
+    assert.deepEqual(list.settings({}), {
+      file: undefined,
+      delay: '1500',
+      lockWaitMs: 6000,
+      routes: undefined,
+      publicDir: undefined,
+      jsonp: false,
+    });
+    assert.equal(list.settings({ LIST_PUBLIC: 'web' }).publicDir, path.resolve('web'));
     assert.deepEqual(
       list.settings({ LIST_FILE: '/tmp/x.json', LIST_DELAY_MS: '0', LIST_LOCK_WAIT_MS: '10' }),
       {
         file: '/tmp/x.json',
         delay: '0',
         lockWaitMs: 10,
+        routes: undefined,
+        publicDir: undefined,
+        jsonp: false,
       },
     );
     assert.throws(() => list.settings({ LIST_DELAY_MS: 'slow' }), /LIST_DELAY_MS/);
     assert.throws(() => list.settings({ LIST_DELAY_MS: '-1' }), /LIST_DELAY_MS/);
     assert.throws(() => list.settings({ LIST_DELAY_MS: '300-100' }), /LIST_DELAY_MS/);
     assert.equal(list.settings({ LIST_DELAY_MS: '100-300' }).delay, '100-300');
+  });
+
+  test('LIST_ROUTES is read and checked at startup: a bad routes file is one line naming it and the rule', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'backlot-list-routes-'));
+    const routesFile = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const good = routesFile('good.json', '{"/api/*": "/$1", "/blog/:resource/:id/show": "/:resource/:id"}');
+    assert.deepEqual(list.settings({ LIST_ROUTES: good }).routes, {
+      file: good,
+      rules: { '/api/*': '/$1', '/blog/:resource/:id/show': '/:resource/:id' },
+    });
+    const cases: [file: string, message: string][] = [
+      [path.join(dir, 'missing.json'), 'cannot read (ENOENT'],
+      [routesFile('bad.json', '{"/api/*": '), 'not valid JSON'],
+      [routesFile('array.json', '["/a"]'), 'must hold one JSON object of "<route>": "<destination>"'],
+      [routesFile('number.json', '{"/a": 1}'), '"/a": the destination must be a non-empty string'],
+      [routesFile('slash.json', '{"api/*": "/$1"}'), '"api/*": a route must start with "/"'],
+      [routesFile('group.json', '{"/a/:id(\\\\d+)": "/b/:id"}'), 'groups such as "(\\d+)" are not supported'],
+      [
+        routesFile('name.json', '{"/a/:id": "/b/:slug"}'),
+        '"/b/:slug" uses ":slug", which "/a/:id" does not name',
+      ],
+      [routesFile('number2.json', '{"/a/*": "/b/$2"}'), '"/b/$2" uses "$2", but "/a/*" has 1 group(s)'],
+    ];
+    for (const [file, message] of cases) {
+      assert.throws(
+        () => list.settings({ LIST_ROUTES: file }),
+        (error: Error) =>
+          error.name === 'ConfigError' &&
+          error.message.startsWith(`LIST_ROUTES: ${file}: `) &&
+          error.message.includes(message) &&
+          !error.message.includes('\n'),
+        file,
+      );
+    }
   });
 });

@@ -1,21 +1,26 @@
 import { createHash } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
+import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlSecurityHeaders } from '../../platform/http.js';
-import { jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
+import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { publicOrigin } from '../../platform/request.js';
 import { homePage } from './home.js';
+import { publicFile } from './public-files.js';
+import { foreignKeyOf, maxRelations, relate } from './relations.js';
 import {
   AnyObject,
   CollectionQuery,
   Empty,
   ErrorBody,
   IdParams,
+  ItemQuery,
   ListItem,
   ListItemChanges,
   ListItemReplacement,
+  NestedParams,
   NewListItem,
   ResourceIdParams,
   ResourceParams,
@@ -26,7 +31,16 @@ export interface RouteOptions {
   store: ListStore;
   /** LIST_DELAY_MS as configured, shown on the home page. */
   delay: string;
+  /** The routes file's rules, shown at `/__rules` (json-server's), when LIST_ROUTES is set. */
+  routes?: Record<string, string>;
+  /** A folder whose files are served ahead of the API (json-server's `public/`), when it exists. */
+  publicDir?: string;
+  /** LIST_JSONP: `?callback=fn` wraps JSON answers in a call, as json-server's `res.jsonp`. */
+  jsonp?: boolean;
 }
+
+/** `/__rules` answers before any rewriting, as json-server's rewriter router did. */
+export const isRulesPath = (url: string) => /^\/__rules\/?(?:\?|$)/i.test(url);
 
 const jsonType = 'application/json; charset=utf-8';
 // Responses are indented like json-server's (Express "json spaces" 2).
@@ -49,6 +63,23 @@ export function weakEtag(body: string) {
   return lastTag;
 }
 
+/** Express's `res.jsonp` callback: the first `callback` parameter, when it is not empty. */
+function jsonpCallback(request: FastifyRequest): string | undefined {
+  const value = (request.query as Query | undefined)?.callback;
+  const callback = Array.isArray(value) ? value[0] : value;
+  return typeof callback === 'string' && callback !== '' ? callback : undefined;
+}
+
+/**
+ * Express's `res.jsonp` body: the callback's name kept to `[]\w$.` characters, the `/**\/` guard against Rosetta
+ * Flash, and U+2028/U+2029 escaped (valid in JSON, not in older JavaScript).
+ */
+function jsonpBody(callback: string, json: string) {
+  const name = callback.replace(/[^[\]\w$.]/g, '');
+  const body = json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `/**/ typeof ${name} === 'function' && ${name}(${body});`;
+}
+
 /** The `fresh` package's rule (Express's `req.fresh`) for a response that has an ETag and no Last-Modified. */
 function isFresh(request: FastifyRequest, tag: string) {
   const noneMatch = request.headers['if-none-match'];
@@ -65,9 +96,19 @@ function isFresh(request: FastifyRequest, tag: string) {
 }
 
 /** The routes of the list service; `ListStore` does the storing, this file only speaks HTTP. */
-export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
+export function listRoutes({ store, delay, routes, publicDir, jsonp }: RouteOptions): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    // json-server served static files ahead of its API (express.static first): a file at the path wins, for GET and HEAD.
+    if (publicDir) {
+      await app.register(fastifyStatic, { root: publicDir, serve: false });
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return;
+        const file = await publicFile(publicDir, request.url);
+        if (file !== undefined) return reply.sendFile(file);
+      });
+    }
 
     // HTML forms post urlencoded bodies; json-server accepted them too. Keys that would reach prototypes are dropped.
     app.addContentTypeParser(
@@ -98,7 +139,16 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       )
         return payload;
       reply.headers(noCacheHeaders);
-      const tag = weakEtag(payload);
+      let body = payload;
+      // json-server rendered every answer with Express's res.jsonp, which marks it nosniff (`/__rules` used res.json).
+      const rendered = request.routeOptions.url !== '/__rules';
+      if (rendered) reply.header('x-content-type-options', 'nosniff');
+      const callback = jsonp && rendered ? jsonpCallback(request) : undefined;
+      if (callback !== undefined) {
+        body = jsonpBody(callback, payload);
+        reply.type('text/javascript; charset=utf-8');
+      }
+      const tag = weakEtag(body);
       reply.header('etag', tag);
       const status = reply.statusCode;
       const conditional = request.method === 'GET' || request.method === 'HEAD';
@@ -106,7 +156,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         reply.code(304).removeHeader('content-type');
         return null;
       }
-      return payload;
+      return body;
     });
 
     const send = (reply: FastifyReply, status: number, text: string) =>
@@ -136,10 +186,31 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       return text;
     };
 
-    const listItems = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    /** `_embed` and `_expand` on copies of the items, so the stored ones are left as they are. */
+    const related = (name: string, items: unknown[], query: Query) => {
+      const embeds = all(query._embed);
+      const expands = all(query._expand);
+      if (embeds.length === 0 && expands.length === 0) return items;
+      for (const [param, names] of [
+        ['_embed', embeds],
+        ['_expand', expands],
+      ] as const) {
+        if (new Set(names).size > maxRelations)
+          throw new QueryError(
+            `${param}: at most ${maxRelations} different names, got ${new Set(names).size}`,
+          );
+      }
+      return relate(store.data, name, items, embeds, expands);
+    };
+
+    const listItems = (
+      name: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      query = request.query as Query,
+    ) => {
       const collection = store.collection(name);
-      if (!collection) return notFound(reply);
-      const query = request.query as Query;
+      if (!collection) return showSingular(name, reply);
       if (Object.keys(query).length === 0)
         return send(
           reply,
@@ -150,22 +221,46 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         const result = runQuery(collection, query, `${origin(request)}${request.url}`, jsonServerOptions);
         if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
         if (result.link !== undefined) reply.header('link', result.link);
-        return send(reply, 200, pretty(result.items));
+        return send(reply, 200, pretty(related(name, result.items, query)));
       } catch (error) {
         if (error instanceof QueryError) return clientError(reply, 400, error.message);
         throw error;
       }
     };
 
-    const showItem = (name: string, id: string, reply: FastifyReply) => {
+    const showItem = (name: string, id: string, request: FastifyRequest, reply: FastifyReply) => {
       const collection = store.collection(name);
       const item = collection && findById(collection, id);
-      return item ? send(reply, 200, pretty(item)) : notFound(reply);
+      if (!item) return notFound(reply);
+      return send(reply, 200, pretty(related(name, [item], request.query as Query)[0]));
+    };
+
+    // A top-level object is a singular resource (json-server's): GET shows it, POST and PUT replace it, PATCH merges.
+    const showSingular = (name: string, reply: FastifyReply) => {
+      const object = store.object(name);
+      return object ? send(reply, 200, pretty(object)) : notFound(reply);
+    };
+
+    const changeSingular = async (
+      name: string,
+      body: Item,
+      method: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) => {
+      const object = store.object(name);
+      if (!object) return notFound(reply);
+      const pending = method === 'PATCH' ? store.mergeObject(object, body) : store.setObject(name, body);
+      const text = pretty(store.object(name));
+      if (!(await saved(pending, reply))) return reply;
+      if (method !== 'POST') return send(reply, 200, text);
+      reply.header('location', `${origin(request)}${request.url.split('?')[0]}`);
+      return send(reply, 201, text);
     };
 
     const createItem = async (name: string, body: Item, request: FastifyRequest, reply: FastifyReply) => {
       const collection = store.collection(name);
-      if (!collection) return notFound(reply);
+      if (!collection) return changeSingular(name, body, 'POST', request, reply);
       if (body.id && typeof body.id !== 'string' && typeof body.id !== 'number') {
         return clientError(reply, 400, 'body/id must be a string or a number');
       }
@@ -213,6 +308,12 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       return reply.headers(htmlSecurityHeaders).type('text/html; charset=utf-8').send(html);
     });
 
+    if (routes) {
+      app.get('/__rules', { schema: { hide: true }, config: { faults: false } }, async (_request, reply) =>
+        send(reply, 200, pretty(routes)),
+      );
+    }
+
     app.get(
       '/db',
       {
@@ -246,8 +347,16 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
     );
     app.get(
       '/list/:id',
-      { schema: { summary: 'One item', tags, params: IdParams, response: { 200: ListItem, 404: Empty } } },
-      async (request, reply) => showItem('list', request.params.id, reply),
+      {
+        schema: {
+          summary: 'One item',
+          tags,
+          params: IdParams,
+          querystring: ItemQuery,
+          response: { 200: ListItem, 404: Empty },
+        },
+      },
+      async (request, reply) => showItem('list', request.params.id, request, reply),
     );
     app.post(
       '/list',
@@ -306,10 +415,12 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
         200,
         cached('\0db', () => store.data),
       );
+    const routable = (name: string) =>
+      store.collection(name) !== undefined || store.object(name) !== undefined;
     const resolve = (name: string) => {
-      if (store.collection(name)) return name;
+      if (routable(name)) return name;
       const lower = name.toLowerCase();
-      return store.resources().find((resource) => resource.name.toLowerCase() === lower)?.name ?? name;
+      return Object.keys(store.data).find((key) => key.toLowerCase() === lower && routable(key)) ?? name;
     };
     registerOtherResources(app, {
       listItems,
@@ -317,6 +428,7 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
       createItem,
       changeItem,
       deleteItem,
+      changeSingular,
       notFound,
       resolve,
       showDatabase,
@@ -325,8 +437,8 @@ export function listRoutes({ store, delay }: RouteOptions): FastifyPluginAsync {
 }
 
 interface Handlers {
-  listItems(name: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
-  showItem(name: string, id: string, reply: FastifyReply): FastifyReply;
+  listItems(name: string, request: FastifyRequest, reply: FastifyReply, query?: Query): FastifyReply;
+  showItem(name: string, id: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
   createItem(name: string, body: Item, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   changeItem(
     name: string,
@@ -336,6 +448,13 @@ interface Handlers {
     reply: FastifyReply,
   ): Promise<FastifyReply>;
   deleteItem(name: string, id: string, reply: FastifyReply): Promise<FastifyReply>;
+  changeSingular(
+    name: string,
+    body: Item,
+    method: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply>;
   notFound(reply: FastifyReply): FastifyReply;
   /** The resource a path names, whatever its case. */
   resolve(name: string): string;
@@ -380,7 +499,7 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
         : handlers.listItems(handlers.resolve(req.params.resource), req, reply),
   );
   app.get('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
-    handlers.showItem(handlers.resolve(req.params.resource), req.params.id, reply),
+    handlers.showItem(handlers.resolve(req.params.resource), req.params.id, req, reply),
   );
   app.post(
     '/:resource',
@@ -390,6 +509,15 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
       return handlers.createItem(name, bodyOf(req, name), req, reply);
     },
   );
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/:resource',
+      schema: { hide, params: ResourceParams, body: AnyObject },
+      handler: async (req, reply) =>
+        handlers.changeSingular(handlers.resolve(req.params.resource), req.body, method, req, reply),
+    });
+  }
   app.put(
     '/:resource/:id',
     { schema: { hide, params: ResourceIdParams, body: AnyObject } },
@@ -408,6 +536,25 @@ function registerOtherResources(fastify: FastifyInstance, handlers: Handlers) {
   );
   app.delete('/:resource/:id', { schema: { hide, params: ResourceIdParams } }, async (req, reply) =>
     handlers.deleteItem(handlers.resolve(req.params.resource), req.params.id, reply),
+  );
+  // Nested routes, as json-server's: `/posts/1/comments` is `/comments?postId=1` (the parent's name as written,
+  // the id as text); a POST there stores the body with `postId: "1"`. The parent need not exist.
+  app.get(
+    '/:resource/:id/:nested',
+    { schema: { hide, params: NestedParams, querystring: CollectionQuery } },
+    async (req, reply) => {
+      const query = { ...(req.query as Query), [foreignKeyOf(req.params.resource)]: req.params.id };
+      return handlers.listItems(handlers.resolve(req.params.nested), req, reply, query);
+    },
+  );
+  app.post(
+    '/:resource/:id/:nested',
+    { schema: { hide, params: NestedParams, body: AnyObject } },
+    async (req, reply) => {
+      const name = handlers.resolve(req.params.nested);
+      req.body = { ...(req.body as Item), [foreignKeyOf(req.params.resource)]: req.params.id };
+      return handlers.createItem(name, bodyOf(req, name), req, reply);
+    },
   );
   // json-server answers `{}` with 404 for anything it has no route for (nested paths, PUT on a collection...).
   app.route({

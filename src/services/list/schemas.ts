@@ -41,11 +41,40 @@ export const ResourceParams = Type.Object({ resource: Type.String() });
 
 export const ResourceIdParams = Type.Object({ resource: Type.String(), id: Type.String() });
 
+export const NestedParams = Type.Object({
+  resource: Type.String(),
+  id: Type.String(),
+  nested: Type.String(),
+});
+
 const text = (description: string) => Type.Optional(Type.String({ description }));
+
+const relations = {
+  _embed: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Resources to embed in each item: `_embed=comments` adds the comments whose `<item>Id` is its id.',
+    }),
+  ),
+  _expand: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Items to expand: `_expand=post` adds the `posts` item whose id is the `postId`.',
+    }),
+  ),
+};
+
+/** `_embed` and `_expand` on one item. */
+export const ItemQuery = Type.Object(relations, open);
 
 export const CollectionQuery = Type.Object(
   {
-    q: text('Full-text search: items with any value containing this text (case-insensitive).'),
+    // An array so `q=a&q=b` is accepted: json-server searches for the first one only.
+    q: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Full-text search: items with any value containing this text (case-insensitive). Given twice, the first counts.',
+      }),
+    ),
     _page: text(
       'Page number (1-based); pages hold `_limit` items (default 10). Adds `X-Total-Count` and `Link`.',
     ),
@@ -54,6 +83,7 @@ export const CollectionQuery = Type.Object(
     _end: text('Index after the last item (from `_start`, default 0). Adds `X-Total-Count`.'),
     _sort: text('Field(s) to sort by, comma-separated; dotted paths reach nested fields.'),
     _order: text('`asc` or `desc` for each `_sort` field, comma-separated.'),
+    ...relations,
   },
   {
     ...open,

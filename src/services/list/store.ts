@@ -93,8 +93,12 @@ export function findById(items: unknown[], id: string): Item | undefined {
   return items[found] as Item;
 }
 
-/** json-server's `createId`: the largest id plus one, 1 for an empty collection, a random string otherwise. */
-function nextId(items: unknown[]): number | string {
+/**
+ * json-server's `createId`: the largest id plus one, 1 for an empty collection, a random string otherwise. Past
+ * 2^53 - 1 "plus one" is no longer exact (and would repeat for ever), so once the largest id reaches the limit the
+ * next id is the largest safe integer not taken; undefined when every one is (no free id: the caller answers 4xx).
+ */
+function nextId(items: unknown[]): number | string | undefined {
   let max: any;
   for (const doc of items) {
     const id: any = isItem(doc) ? doc.id : undefined;
@@ -102,7 +106,16 @@ function nextId(items: unknown[]): number | string {
     if (max === undefined || id > max) max = id;
   }
   if (max === undefined) return 1;
-  return typeof max === 'number' && Number.isFinite(max) ? max + 1 : randomId();
+  if (typeof max !== 'number' || !Number.isFinite(max)) return randomId();
+  if (max + 1 <= Number.MAX_SAFE_INTEGER) return max + 1;
+  return largestFreeId(items);
+}
+
+/** At most `items.length + 1` candidates are tried, so this ends quickly whatever the file holds. */
+function largestFreeId(items: unknown[]): number | undefined {
+  const taken = new Set(items.map((doc) => (isItem(doc) ? String(doc.id) : undefined)));
+  for (let id = Number.MAX_SAFE_INTEGER; id > 0; id--) if (!taken.has(String(id))) return id;
+  return undefined;
 }
 
 export interface StoreOptions {
@@ -240,6 +253,30 @@ export class ListStore {
     return Array.isArray(value) ? value : undefined;
   }
 
+  /** A top-level object (json-server's singular resource), without `$schema`. */
+  object(name: string): Item | undefined {
+    if (name === '$schema' || !Object.hasOwn(this.data, name)) return undefined;
+    const value = this.data[name];
+    return isItem(value) ? value : undefined;
+  }
+
+  /** POST and PUT on a singular resource: the body becomes the object (`__proto__` stays a plain key). */
+  setObject(name: string, body: Item): Promise<void> {
+    Object.defineProperty(this.data, name, {
+      value: { ...body },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return this.commit();
+  }
+
+  /** PATCH on a singular resource: the body's fields are merged in. */
+  mergeObject(object: Item, body: Item): Promise<void> {
+    Object.assign(object, body);
+    return this.commit();
+  }
+
   resources(): { name: string; count: number }[] {
     return Object.keys(this.data)
       .filter((name) => this.collection(name))
@@ -249,7 +286,12 @@ export class ListStore {
   /** lodash-id `insert`: a missing or falsy id is generated; an id already taken is a conflict. */
   insert(collection: unknown[], body: Item): { item: Item; saved: Promise<void> } | { conflict: string } {
     const item: Item = { ...body };
-    if (!item.id) item.id = nextId(collection);
+    if (!item.id) {
+      const id = nextId(collection);
+      if (id === undefined)
+        return { conflict: 'no free id: every id up to 9007199254740991 (2^53 - 1) is taken' };
+      item.id = id;
+    }
     if (findById(collection, String(item.id)))
       return { conflict: `id ${JSON.stringify(item.id)} already exists` };
     collection.push(item);

@@ -1,7 +1,7 @@
+import { applyMethodOverride } from '../../platform/method-override.js';
 import { defineService } from '../../platform/service.js';
 import { Catalog } from './catalog.js';
 import { postsManifest } from './manifest.js';
-import { applyMethodOverride } from './method-override.js';
 import { postsFastPath, postsRoutes } from './routes.js';
 
 export const posts = defineService({
