@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
+import { embeddedTemplate } from '../../test/db.js';
 import { startPostgres, type TestPostgres } from '../../test/postgres.js';
 import { type Database, DatabaseError, isUnavailable, openEmbedded, openPostgres } from './database.js';
 import { migrate } from './migrations.js';
@@ -95,7 +96,7 @@ describe('embedded database (PGlite)', () => {
 describe('embedded database off the main thread', () => {
   let db: Database;
   before(async () => {
-    db = await openEmbedded();
+    db = await openEmbedded(undefined, await embeddedTemplate());
     await migrate(db, 'demo', migrations);
   });
   after(() => db.close());
@@ -214,7 +215,7 @@ describe('embedded database off the main thread', () => {
   });
 
   test('a stopped worker fails waiting and later queries as an outage, without hanging', async () => {
-    const doomed = await openEmbedded();
+    const doomed = await openEmbedded(undefined, await embeddedTemplate());
     const waiting = doomed.query('SELECT sum(g) FROM generate_series(1, 5000) AS g');
     await (doomed as unknown as { worker: Worker }).worker.terminate();
     await assert.rejects(waiting, (error) => isUnavailable(error));
@@ -226,7 +227,8 @@ describe('embedded database off the main thread', () => {
   test('a process neither waits on an idle database nor exits while a query runs', async () => {
     const script = `
       import { openEmbedded } from ${JSON.stringify(new URL('./database.ts', import.meta.url).href)};
-      const db = await openEmbedded();
+      import { embeddedTemplate } from ${JSON.stringify(new URL('../../test/db.ts', import.meta.url).href)};
+      const db = await openEmbedded(undefined, await embeddedTemplate());
       const { rows } = await db.query('SELECT 41 + 1 AS answer');
       console.log(rows[0].answer);`;
     const { stdout } = await promisify(execFile)(
