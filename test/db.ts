@@ -18,7 +18,7 @@ let template: Promise<Blob> | undefined;
  * An empty PGlite data directory, made once per machine and PGlite version and shared by every test process:
  * loading it skips initdb, which is most of an in-memory database's start-up time.
  */
-function embeddedTemplate(): Promise<Blob> {
+export function embeddedTemplate(): Promise<Blob> {
   template ??= (async () => {
     if (existsSync(templateFile)) return new Blob([readFileSync(templateFile)]);
     const blob = await dumpEmbeddedTemplate();

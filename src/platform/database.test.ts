@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { Worker } from 'node:worker_threads';
+import { embeddedTemplate } from '../../test/db.js';
 import { startPostgres, type TestPostgres } from '../../test/postgres.js';
-import { type Database, DatabaseError, openEmbedded, openPostgres } from './database.js';
+import { type Database, DatabaseError, isUnavailable, openEmbedded, openPostgres } from './database.js';
 import { migrate } from './migrations.js';
 
 const migrations = [
@@ -86,6 +90,153 @@ describe('embedded database (PGlite)', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('embedded database off the main thread', () => {
+  let db: Database;
+  before(async () => {
+    db = await openEmbedded(undefined, await embeddedTemplate());
+    await migrate(db, 'demo', migrations);
+  });
+  after(() => db.close());
+
+  test('while queries are queued on it, the event loop keeps turning', async () => {
+    // About 10 ms each: run on the main thread, 50 of them held every timer and request for half a second.
+    const heavy = 'SELECT sum(g)::int8 AS total FROM generate_series(1, 5000) AS g';
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const results = await Promise.all(Array.from({ length: 50 }, () => db.query(heavy)));
+    done = true;
+    assert.deepEqual(results[49]?.rows, [{ total: '12502500' }]);
+    assert.ok(turns > 50, `the event loop turned ${turns} times while 50 queries ran`);
+  });
+
+  test('values come back as before: int8 and numeric as strings, json, dates, bytes', async () => {
+    const { rows, rowCount } = await db.query(
+      `SELECT 9007199254740993::int8 AS big, 1.50::numeric AS price, 7::int4 AS small, true AS yes,
+              NULL::text AS nothing, $1::jsonb AS doc, '2024-03-01T10:00:00Z'::timestamptz AS at,
+              '\\x0102'::bytea AS bytes, ARRAY[1, 2] AS list`,
+      [{ a: [1, 'b'] }],
+    );
+    assert.equal(rowCount, 1);
+    assert.deepEqual(rows, [
+      {
+        big: '9007199254740993',
+        price: '1.50',
+        small: 7,
+        yes: true,
+        nothing: null,
+        doc: { a: [1, 'b'] },
+        at: new Date('2024-03-01T10:00:00Z'),
+        bytes: new Uint8Array([1, 2]),
+        list: [1, 2],
+      },
+    ]);
+  });
+
+  test("PostgreSQL's error fields reach the caller (unique violations, syntax errors)", async () => {
+    await db.query('INSERT INTO demo.notes (id, body) VALUES (1000, $1)', ['first']);
+    const duplicate = await db.query('INSERT INTO demo.notes (id, body) VALUES (1000, $1)', ['again']).then(
+      () => assert.fail('a duplicate key is refused'),
+      (error: Error & Record<string, unknown>) => error,
+    );
+    assert.ok(duplicate instanceof Error);
+    assert.equal(duplicate.message, 'duplicate key value violates unique constraint "notes_pkey"');
+    assert.equal(String(duplicate), 'error: duplicate key value violates unique constraint "notes_pkey"');
+    assert.deepEqual(
+      {
+        code: duplicate.code,
+        constraint: duplicate.constraint,
+        detail: duplicate.detail,
+        table: duplicate.table,
+        schema: duplicate.schema,
+        severity: duplicate.severity,
+      },
+      {
+        code: '23505',
+        constraint: 'notes_pkey',
+        detail: 'Key (id)=(1000) already exists.',
+        table: 'notes',
+        schema: 'demo',
+        severity: 'ERROR',
+      },
+    );
+    assert.equal(isUnavailable(duplicate), false);
+    await assert.rejects(db.query('SELEC 1'), { code: '42601', position: '1' });
+    await assert.rejects(db.exec('SELECT * FROM demo.missing'), { code: '42P01' });
+  });
+
+  test('a transaction holds others back until it ends; one that throws leaves nothing', async () => {
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => {
+      inside = resolve;
+    });
+    let release!: () => void;
+    const open = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO demo.notes (body) VALUES ($1)', ['kept']);
+      inside();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return (await tx.query('SELECT count(*)::int AS n FROM demo.notes WHERE body = $1', ['kept'])).rows;
+    });
+    await entered;
+    const outside = db.query<{ n: number }>('SELECT count(*)::int AS n FROM demo.notes WHERE body = $1', [
+      'kept',
+    ]);
+    let answered = false;
+    void outside.then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(answered, false, 'a query outside the transaction waits for it');
+    release();
+    assert.deepEqual(await open, [{ n: 1 }]);
+    assert.deepEqual((await outside).rows, [{ n: 1 }]);
+
+    const failing = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO demo.notes (body) VALUES ($1)', ['lost']);
+      throw Object.assign(new Error('boom'), { status: 409 });
+    });
+    await assert.rejects(failing, { message: 'boom', status: 409 });
+    const second = db.transaction(async (tx) => {
+      await tx.exec("INSERT INTO demo.notes (body) VALUES ('second')");
+      await tx.query('INSERT INTO demo.notes (id, body) VALUES (1001, $1), (1001, $1)', ['twice']);
+    });
+    await assert.rejects(second, { code: '23505' });
+    const { rows } = await db.query("SELECT body FROM demo.notes WHERE body IN ('lost', 'second', 'twice')");
+    assert.deepEqual(rows, []);
+  });
+
+  test('a stopped worker fails waiting and later queries as an outage, without hanging', async () => {
+    const doomed = await openEmbedded(undefined, await embeddedTemplate());
+    const waiting = doomed.query('SELECT sum(g) FROM generate_series(1, 5000) AS g');
+    await (doomed as unknown as { worker: Worker }).worker.terminate();
+    await assert.rejects(waiting, (error) => isUnavailable(error));
+    await assert.rejects(doomed.ping(), (error) => isUnavailable(error));
+    await doomed.close();
+    await doomed.close();
+  });
+
+  test('a process neither waits on an idle database nor exits while a query runs', async () => {
+    const script = `
+      import { openEmbedded } from ${JSON.stringify(new URL('./database.ts', import.meta.url).href)};
+      import { embeddedTemplate } from ${JSON.stringify(new URL('../../test/db.ts', import.meta.url).href)};
+      const db = await openEmbedded(undefined, await embeddedTemplate());
+      const { rows } = await db.query('SELECT 41 + 1 AS answer');
+      console.log(rows[0].answer);`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 60_000 },
+    );
+    assert.equal(stdout.trim(), '42');
   });
 });
 

@@ -12,8 +12,7 @@ import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import type { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
 
@@ -49,7 +48,7 @@ export class DatabaseError extends Error {
   override name = 'DatabaseError';
 }
 
-// int8 and numeric come back as strings on both backends (no silent precision loss); the rest as each parses.
+// int8 and numeric come back as strings on both backends (no silent precision loss; pglite-worker.js for PGlite).
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -82,17 +81,6 @@ function requirePg(): typeof import('pg').default {
     Reflect.deleteProperty(globalThis, 'navigator');
   }
 }
-
-/**
- * PGlite's WASM build runs on V8's baseline compiler (Liftoff) only. Optimising its hot functions with TurboFan
- * made queries 15-25 % faster but kept 30-85 MiB more resident (compiler memory in worker threads' malloc arenas,
- * never returned) and spent seconds of CPU right at startup. The flag only concerns WebAssembly, which nothing
- * else in backlot uses, and is read when a module is compiled, so it is set just before PGlite's is.
- */
-const loadPGlite = async () => {
-  v8.setFlagsFromString('--liftoff-only');
-  return (await import('@electric-sql/pglite')).PGlite;
-};
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres';
@@ -146,59 +134,111 @@ class PostgresDatabase implements Database {
   }
 }
 
+/**
+ * PGlite in a worker thread (pglite-worker.js says why), behind the same interface: each call is one message,
+ * `{ id, op, args }`, answered by `{ id, result }` or `{ id, error }`. A worker that stops (a crash, or close)
+ * fails what was waiting and everything after with an error `isUnavailable` takes for an outage.
+ */
 class EmbeddedDatabase implements Database {
   readonly kind = 'pglite';
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private stopped: Error | undefined;
+  private closing: Promise<void> | undefined;
+
   constructor(
-    private readonly db: PGlite,
-    private readonly release: () => void,
-  ) {}
-
-  // PGlite counts only changed rows (0 for a SELECT); pg's rowCount also counts selected rows, so both do.
-  async query<T>(sql: string, params?: unknown[]) {
-    const result = await this.db.query<T>(sql, params);
-    return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+    private readonly worker: Worker,
+    private readonly release: () => void = () => {},
+  ) {
+    worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: object }) => {
+      const call = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (this.waiting.size === 0) worker.unref();
+      if (error) call?.reject(Object.assign(new Error(), error));
+      else call?.resolve(result);
+    });
+    worker.on('error', (error) => this.stop(`the embedded database failed: ${error.message}`));
+    worker.on('exit', () => this.stop('the embedded database stopped'));
+    // Idle, the worker does not keep the process alive (as PGlite on the main thread did not); a call does.
+    worker.unref();
   }
 
-  async exec(sql: string) {
-    await this.db.exec(sql);
+  call<T>(op: string, ...args: unknown[]): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.worker.postMessage({ id, op, args }); // throws (and so rejects) when an argument cannot be copied
+      if (this.waiting.size === 0) this.worker.ref();
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    });
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction((t) =>
-      fn({
-        query: async <R>(sql: string, params?: unknown[]) => {
-          const result = await t.query<R>(sql, params);
-          return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
-        },
-        exec: async (sql) => {
-          await t.exec(sql);
-        },
-      }),
-    );
+  private stop(message: string) {
+    // 08006 (connection_failure) is what a lost server connection reports: callers answer 503.
+    this.stopped ??= Object.assign(new Error(message), { code: '08006' });
+    for (const call of this.waiting.values()) call.reject(this.stopped);
+    this.waiting.clear();
+  }
+
+  query<T>(sql: string, params?: unknown[], tx?: number) {
+    return this.call<QueryResult<T>>('query', sql, params, tx);
+  }
+
+  exec(sql: string, tx?: number) {
+    return this.call<void>('exec', sql, tx);
+  }
+
+  /** fn's queries run in one PGlite transaction, held open in the worker; others wait for its end, as before. */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const tx = this.nextId++;
+    await this.call('begin', tx);
+    let value: T;
+    try {
+      value = await fn({
+        query: (sql, params) => this.query(sql, params, tx),
+        exec: (sql) => this.exec(sql, tx),
+      });
+    } catch (error) {
+      await this.call('rollback', tx).catch(() => {});
+      throw error;
+    }
+    await this.call('commit', tx);
+    return value;
   }
 
   async ping() {
-    await this.db.query('SELECT 1');
+    await this.query('SELECT 1');
   }
 
-  async close() {
-    if (!this.db.closed) await this.db.close();
-    this.release();
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        if (!this.stopped) await this.call('close');
+      } finally {
+        this.stop('the embedded database is closed');
+        await this.worker.terminate();
+        this.release();
+      }
+    })();
+    return this.closing;
   }
 }
 
+/** A worker thread for PGlite, started (its module loading) while the caller does other things. */
+const startWorker = () =>
+  // No execArgv: the worker is plain JavaScript and needs none of the parent's flags (tsx's loader, say).
+  new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [] });
+
 /** A freshly initialised, empty embedded database as a tarball (for tests that need many databases). */
 export async function dumpEmbeddedTemplate(): Promise<Blob> {
-  const PGlite = await loadPGlite();
-  const db = await PGlite.create();
+  const db = new EmbeddedDatabase(startWorker());
   try {
-    return await db.dumpDataDir('none');
+    await db.call('open', undefined, undefined, []);
+    return await db.call<Blob>('dump');
   } finally {
     await db.close();
   }
 }
-
-const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
 
 /**
  * PostgreSQL settings on top of PGlite's own start parameters (which run it with fsync off, as PGlite always
@@ -300,17 +340,14 @@ function processAlive(pid: number) {
  */
 export async function openEmbedded(dir?: string, template?: Blob): Promise<Database> {
   const release = dir ? lockEmbedded(dir) : () => {};
+  const db = new EmbeddedDatabase(startWorker(), release);
   try {
     const dataDir = dir ? path.join(dir, 'data') : undefined;
-    const [PGlite] = await Promise.all([loadPGlite(), dataDir && seedFromTemplate(dataDir)]);
-    const db = await PGlite.create(dataDir, {
-      parsers,
-      loadDataDir: template,
-      startParams: [...PGlite.defaultStartParams, ...embeddedSettings.flatMap((s) => ['-c', s])],
-    });
-    return new EmbeddedDatabase(db, release);
+    if (dataDir) await seedFromTemplate(dataDir);
+    await db.call('open', dataDir, template, embeddedSettings);
+    return db;
   } catch (error) {
-    release();
+    await db.close().catch(() => {});
     throw new DatabaseError(`cannot open the embedded database in ${dir}: ${(error as Error).message}`);
   }
 }
