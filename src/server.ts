@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, envPort, envString, type GlobalSettings } from './config.js';
@@ -25,11 +26,22 @@ const redact = [
   'req.headers["x-api-key"]',
 ];
 
+/** pino-pretty is a dev dependency: an installed backlot has it only when the user added it. */
+function prettyPrinterInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createLogger(global: GlobalSettings): FastifyBaseLogger {
+  const pretty = global.prettyLogs && prettyPrinterInstalled();
   return pino({
     level: global.logLevel,
     redact,
-    transport: global.prettyLogs ? { target: 'pino-pretty', options: { colorize: true } } : undefined,
+    transport: pretty ? { target: 'pino-pretty', options: { colorize: true } } : undefined,
   });
 }
 
