@@ -16,7 +16,7 @@ fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/backlot-package.XXXXXX")
 server=
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  [ -n "$server" ] && kill -TERM -- "-$server" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -116,9 +116,13 @@ else
   fail "tsc --strict: the README's start() example and the vitest file type-check"
 fi
 
-# (d) the command line
-port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-(cd "$project" && exec env ADMIN_PORT=0 npx backlot serve posts --port "$port" --data-dir "$work/data") >"$work/serve.log" 2>&1 &
+# (d) the command line; with profiles, whose playground's GraphiQL and React come from dist/ (they are not installed)
+free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
+port=$(free_port)
+profiles_port=$(free_port)
+# In a session of its own: npx runs backlot as a child it does not stop, so the whole group is signalled.
+(cd "$project" && exec setsid env ADMIN_PORT=0 POSTS_PORT="$port" PROFILES_PORT="$profiles_port" \
+  npx backlot serve posts profiles --data-dir "$work/data") >"$work/serve.log" 2>&1 &
 server=$!
 status=
 for _ in $(seq 1 120); do
@@ -128,12 +132,23 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 if [ "$status" = 200 ] && [ "$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).id' "$work/post.json")" = 1 ]; then
-  pass "npx backlot serve posts answers /posts/1"
+  pass "npx backlot serve posts profiles: posts answers /posts/1"
 else
   tail -20 "$work/serve.log"
   fail "npx backlot serve posts answers /posts/1 (status ${status:-none})"
 fi
-kill "$server" 2>/dev/null || true
+for _ in $(seq 1 120); do
+  ide=$(curl -s -o /dev/null -w '%{http_code} %{size_download}' --max-time 10 "http://127.0.0.1:$profiles_port/ide/graphiql.js" || true)
+  [ "${ide%% *}" = 200 ] && break
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.5
+done
+if [ "${ide%% *}" = 200 ] && [ "${ide##* }" -gt 1000000 ] && [ ! -e "$project/node_modules/graphiql" ]; then
+  pass "the profiles playground serves GraphiQL without the graphiql package installed ($ide bytes)"
+else
+  fail "the profiles playground serves GraphiQL without the graphiql package installed (${ide:-no answer})"
+fi
+kill -TERM -- "-$server" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
 server=
 
