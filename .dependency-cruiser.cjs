@@ -19,7 +19,8 @@ module.exports = {
     {
       name: 'platform-points-down',
       severity: 'error',
-      comment: 'platform/ and config.ts know nothing of the harness, the services or the composition above them.',
+      comment:
+        'platform/ and config.ts know nothing of the harness, the services or the composition above them.',
       from: { path: '^src/(platform/|config\\.ts)', pathNot: tests },
       to: { path: '^src/(harness|services|server\\.ts|cli\\.ts|index\\.ts)' },
     },

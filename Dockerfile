@@ -1,8 +1,9 @@
-# backlot's container image: the compiled program (dist/) on Node.js 20 with production dependencies only.
+# backlot's container image: the compiled program (dist/) on Node.js 22 (LTS) with production dependencies only.
 #   docker build -t backlot .
 #   docker run -p 3333:3333 -p 8080-8085:8080-8085 -v backlot-data:/data backlot
-# BASE may name any Debian-based image with Node.js >= 20.19 and npm; test/image/run.sh builds one locally.
-ARG BASE=node:20-bookworm-slim
+# BASE may name any Debian-based image with Node.js >= 20.19 and npm; test/image/run.sh builds one locally. Node 22, not
+# 20: 20 is past its end of life (April 2026), and some dependencies (cookie@2, content-disposition@3) want 22.
+ARG BASE=node:22-bookworm-slim
 
 # Production dependencies. No install scripts: nothing backlot runs needs one (@node-rs/argon2's binary comes
 # in a platform package), and a `prepare` build would need the sources.

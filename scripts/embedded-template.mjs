@@ -20,8 +20,10 @@ const version = JSON.parse(
   readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
 ).version;
 const stamp = path.join(target, 'pglite-version');
+const directoriesFile = path.join(target, 'directories');
 
-if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) process.exit(0);
+if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version && existsSync(directoriesFile))
+  process.exit(0);
 const partial = `${target}.partial`;
 rmSync(partial, { recursive: true, force: true });
 mkdirSync(partial, { recursive: true });
@@ -39,5 +41,18 @@ const shareable = (dir) => {
   }
 };
 shareable(partial);
+// npm leaves empty folders out of a package, and PostgreSQL will not start without its (pg_notify, pg_tblspc, …):
+// the copy recreates every folder listed here (src/platform/database.ts).
+const folders = [];
+const listFolders = (relative) => {
+  for (const entry of readdirSync(path.join(partial, 'data', relative), { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const name = path.posix.join(relative, entry.name);
+    folders.push(name);
+    listFolders(name);
+  }
+};
+listFolders('');
+writeFileSync(path.join(partial, 'directories'), `${folders.join('\n')}\n`);
 rmSync(target, { recursive: true, force: true });
 renameSync(partial, target);

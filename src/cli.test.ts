@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -105,6 +105,55 @@ describe('backlot command line', () => {
       assert.equal(await run.exited, 0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a port in use stops startup with one line naming the service and the setting', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)),
+    );
+    try {
+      const env = { LOG_LEVEL: 'silent', ADMIN_PORT: '0', HOST: '127.0.0.1' };
+      const together = await backlot(['serve', 'posts', 'list', '--data-dir', dataDir], {
+        ...env,
+        POSTS_PORT: String(port),
+        LIST_PORT: '0',
+      });
+      assert.deepEqual(
+        [together.code, together.stderr],
+        [1, `backlot: posts: port ${port} is in use (127.0.0.1:${port}); choose another with POSTS_PORT\n`],
+      );
+      const alone = await backlot(['serve', 'posts', '--port', String(port), '--data-dir', dataDir], env);
+      assert.deepEqual(
+        [alone.code, alone.stderr],
+        [1, `backlot: posts: port ${port} is in use (127.0.0.1:${port}); choose another with --port\n`],
+      );
+    } finally {
+      holder.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a data directory that cannot be written stops startup with one line naming the setting', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    // A path under a file: unwritable even for root, whom permission bits do not stop.
+    const file = path.join(work, 'a-file');
+    writeFileSync(file, '');
+    const dataDir = path.join(file, 'data');
+    try {
+      const run = await backlot(['serve', 'employees', '--port', '0', '--data-dir', dataDir], {
+        LOG_LEVEL: 'silent',
+        ADMIN_PORT: '0',
+      });
+      assert.equal(run.code, 1);
+      assert.equal(
+        run.stderr,
+        `backlot: the data directory ${dataDir} cannot be written (mkdir ${dataDir}/pg: ENOTDIR); set BACKLOT_DATA_DIR or --data-dir to a writable directory\n`,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });

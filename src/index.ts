@@ -2,21 +2,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Env, globalSettings } from './config.js';
-import { credentialsOf, type ServiceCredentials } from './harness/credentials.js';
+import { type CredentialsByService, credentialsOf } from './harness/credentials.js';
 import type { JournalEntry } from './harness/journal.js';
 import type { StateControl } from './harness/state.js';
 import type { ServiceId } from './platform/service.js';
 import { createLogger, planServices, startBacklot } from './server.js';
 import { services as allServices, findService, serviceIds } from './services/index.js';
 
-export type { ServiceCredentials } from './harness/credentials.js';
+export type { CredentialsByService, NoCredentials, ServiceCredentials } from './harness/credentials.js';
 export type { CheckpointSize } from './harness/state.js';
 export { CheckpointNotFound, StateError } from './harness/state.js';
 export type { ServiceId, StateControl };
 
-export interface StartOptions {
+export interface StartOptions<Id extends ServiceId = ServiceId> {
   /** The services to start (default: all seven). */
-  services?: ServiceId[];
+  services?: readonly Id[];
   /**
    * Where embedded data lives (the database, the list file, images, checkpoints). Default: a new temporary
    * directory, removed by `close()`. A given directory is kept.
@@ -29,15 +29,19 @@ export interface StartOptions {
   env?: Env;
 }
 
-export interface StartedService {
+export interface StartedService<Id extends ServiceId = ServiceId> {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   url: string;
   docsUrl: string;
-  credentials: ServiceCredentials;
+  credentials: CredentialsByService[Id];
 }
 
-export interface Backlot extends StateControl {
-  services: Partial<Record<ServiceId, StartedService>>;
+/**
+ * What `start()` returns. `Id` is the services it started, so `services.employees.credentials.password` needs no
+ * `!` after `start({ services: ['employees'] })`; a plain `Backlot` may have started any of them.
+ */
+export interface Backlot<Id extends ServiceId = never> extends StateControl {
+  services: { [K in Id]: StartedService<K> } & { [K in ServiceId]?: StartedService<K> };
   /** Where this instance keeps its data (temporary unless `dataDir` was given). */
   dataDir: string;
   /** The base URL of a started service; throws for one not started. */
@@ -54,8 +58,10 @@ export interface Backlot extends StateControl {
  * Instances share nothing (each has its own data directory and embedded database). On PostgreSQL
  * (`env.DATABASE_URL`) they share whatever that database holds: give each instance its own database.
  */
-export async function start(options: StartOptions = {}): Promise<Backlot> {
-  const ids = options.services ?? serviceIds;
+export async function start<Id extends ServiceId = ServiceId>(
+  options: StartOptions<Id> = {},
+): Promise<Backlot<Id>> {
+  const ids: readonly ServiceId[] = options.services ?? serviceIds;
   const unknown = ids.find((id) => !findService(id));
   if (unknown !== undefined)
     throw new Error(`unknown service "${unknown}" (valid: ${serviceIds.join(', ')})`);
@@ -89,13 +95,14 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
     await removeData();
     throw error;
   }
-  const started: Backlot['services'] = {};
+  const started: { [K in ServiceId]?: StartedService<K> } = {};
   for (const s of server.services) {
+    // credentialsOf gives each service the fields CredentialsByService names for it.
     started[s.id as ServiceId] = {
       url: s.url,
       docsUrl: s.docsUrl,
-      credentials: credentialsOf(s.id, s.settings, dataDir),
-    };
+      credentials: credentialsOf(s.id, s.settings, dataDir) as CredentialsByService[ServiceId],
+    } as StartedService<never>;
   }
   const url = (id: ServiceId) => {
     const service = started[id];
@@ -106,7 +113,8 @@ export async function start(options: StartOptions = {}): Promise<Backlot> {
   const state = server.state;
   let closing: Promise<void> | undefined;
   return {
-    services: started,
+    // Holds exactly the services of `ids`, which is what Backlot<Id> says.
+    services: started as Backlot<Id>['services'],
     dataDir,
     url,
     reset: (ids) => state.reset(ids),

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { type Env, envPort, envString, type GlobalSettings } from './config.js';
+import { ConfigError, type Env, envPort, envString, type GlobalSettings } from './config.js';
 import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults.js';
 import type { JournalEntry } from './harness/journal.js';
 import { harnessWrapper, newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
@@ -25,11 +27,22 @@ const redact = [
   'req.headers["x-api-key"]',
 ];
 
+/** pino-pretty is a dev dependency: an installed backlot has it only when the user added it. */
+function prettyPrinterInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createLogger(global: GlobalSettings): FastifyBaseLogger {
+  const pretty = global.prettyLogs && prettyPrinterInstalled();
   return pino({
     level: global.logLevel,
     redact,
-    transport: global.prettyLogs ? { target: 'pino-pretty', options: { colorize: true } } : undefined,
+    transport: pretty ? { target: 'pino-pretty', options: { colorize: true } } : undefined,
   });
 }
 
@@ -40,6 +53,8 @@ export interface ServicePlan {
   settings: unknown;
   /** `<ID>_DELAY_MS`, `<ID>_ERROR_RATE`, `<ID>_ERROR_STATUS`. */
   faults: FaultRule;
+  /** What to change for another port, for the message when this one cannot be had (`POSTS_PORT`, `--port`). */
+  portSetting: string;
 }
 
 /** Works out port, host and settings for each chosen service; throws ConfigError on a bad setting. */
@@ -53,15 +68,25 @@ export function planServices(
   return chosen.map((entry) => {
     const idPort = `${entry.id.toUpperCase()}_PORT`;
     let port = alone ? entry.ports.alone : entry.ports.together;
+    let portSetting = alone ? `${idPort} or --port` : idPort;
     let host = global.host;
     if (alone) {
-      for (const name of entry.portEnv ?? ['PORT']) if (env[name]) port = envPort(env, name, port);
+      for (const name of entry.portEnv ?? ['PORT']) {
+        if (env[name]) {
+          port = envPort(env, name, port);
+          portSetting = name;
+        }
+      }
       if (entry.hostEnv) host = envString(env, entry.hostEnv, host);
     }
+    if (env[idPort]) portSetting = idPort;
     port = envPort(env, idPort, port);
-    if (alone && portFlag !== undefined) port = portFlag;
+    if (alone && portFlag !== undefined) {
+      port = portFlag;
+      portSetting = '--port';
+    }
     const faults = faultRuleFromEnv(env, entry.id, entry.defaultDelayMs);
-    return { entry, port, host, settings: entry.settings(env), faults };
+    return { entry, port, host, settings: entry.settings(env), faults, portSetting };
   });
 }
 
@@ -162,7 +187,7 @@ async function startService(
     await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
     await app.close();
-    throw error;
+    throw listenError(error, definition.id, plan);
   }
   const port = (app.server.address() as { port: number }).port;
   const actualUrl = `http://${displayHost(plan.host)}:${port}`;
@@ -179,6 +204,43 @@ async function startService(
     snapshot,
     harness,
   };
+}
+
+/** A port that cannot be had, said with the service and the setting to change rather than the errno. */
+function listenError(error: unknown, id: string, plan: ServicePlan): unknown {
+  const where = `${plan.host}:${plan.port}`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new ConfigError(
+        `${id}: port ${plan.port} is in use (${where}); choose another with ${plan.portSetting}`,
+      );
+    case 'EACCES':
+      return new ConfigError(
+        `${id}: not allowed to listen on port ${plan.port} (${where}; ports below 1024 need privileges); choose another with ${plan.portSetting}`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(`${id}: ${plan.host} is not an address of this machine; set HOST or --host`);
+    default:
+      return error;
+  }
+}
+
+const fileErrors = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOSPC']);
+
+/** A file the data directory should hold that cannot be written: said with the setting, not the errno alone. */
+function dataDirError(error: unknown, dataDir: string): unknown {
+  const { code, path: file, syscall } = error as NodeJS.ErrnoException;
+  const inside = file !== undefined && path.resolve(file).startsWith(path.resolve(dataDir));
+  if (!code || !fileErrors.has(code) || !inside) return error;
+  const why =
+    code === 'EROFS'
+      ? 'it is read-only'
+      : code === 'ENOSPC'
+        ? 'the disk is full'
+        : `${syscall} ${file}: ${code}`;
+  return new ConfigError(
+    `the data directory ${dataDir} cannot be written (${why}); set BACKLOT_DATA_DIR or --data-dir to a writable directory`,
+  );
 }
 
 const closeApps = (apps: RunningApp[]) => Promise.allSettled(apps.map((s) => s.app.close()));
@@ -211,7 +273,7 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
   if (failed) {
     await closeApps(services);
     await db.close();
-    throw failed.reason;
+    throw dataDirError(failed.reason, global.dataDir);
   }
   const journalOf = (id: string) => {
     const service = services.find((s) => s.id === id);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { usingPostgres } from '../../test/db.js';
 import { harnessEnv } from '../../test/harness.js';
 import type { Env } from '../config.js';
-import { start } from '../index.js';
+import { type Backlot, start } from '../index.js';
 
 // `backlot reset` and `backlot checkpoint` on a data directory that start() (the same code as `backlot serve`)
 // served, with the server stopped; and what they say while it runs.
@@ -37,7 +37,7 @@ before(async () => {
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 type Item = { id: number; item: string };
-async function session<T>(work: (b: Awaited<ReturnType<typeof start>>) => Promise<T>): Promise<T> {
+async function session<T>(work: (b: Backlot) => Promise<T>): Promise<T> {
   const b = await start({ services: [...services], dataDir, env });
   try {
     return await work(b);
@@ -54,7 +54,7 @@ const addItem = async (url: string, item: string) =>
   ).id;
 const items = async (url: string) =>
   ((await (await fetch(`${url}/list`)).json()) as Item[]).map((i) => i.item);
-async function addEmployee(b: Awaited<ReturnType<typeof start>>, name: string) {
+async function addEmployee(b: Backlot, name: string) {
   const { username, password } = b.services.employees!.credentials;
   const response = await fetch(`${b.url('employees')}/api/2/create`, {
     method: 'POST',
@@ -64,7 +64,7 @@ async function addEmployee(b: Awaited<ReturnType<typeof start>>, name: string) {
   assert.equal(response.status, 201);
   return ((await response.json()) as { data: { id: number } }).data.id;
 }
-const employees = async (b: Awaited<ReturnType<typeof start>>) =>
+const employees = async (b: Backlot) =>
   (
     (await (await fetch(`${b.url('employees')}/api/2/employees`)).json()) as { data: { id: number }[] }
   ).data.map((e) => e.id);

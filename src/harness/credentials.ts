@@ -16,6 +16,20 @@ export interface ServiceCredentials {
   datastoreSecret?: string;
 }
 
+/** Each service's credentials, with the fields it always has (`start()` types them by the services started). */
+export interface CredentialsByService {
+  profiles: NoCredentials;
+  things: { datastoreSecret: string };
+  list: NoCredentials;
+  employees: { username: string; password: string };
+  posts: NoCredentials;
+  machines: { token: string };
+  content: { username: string; applicationPassword: string };
+}
+
+/** A service callers reach without credentials. */
+export type NoCredentials = Record<string, never>;
+
 export function credentialsOf(id: string, settings: unknown, dataDir: string): ServiceCredentials {
   // biome-ignore lint/suspicious/noExplicitAny: each service's own settings, read where it has them
   const s = settings as Record<string, any>;

@@ -33,7 +33,7 @@ test('the README example runs under node:test and passes', async () => {
       child.on('exit', (exitCode) => resolve({ code: exitCode, out }));
     });
     assert.equal(run.code, 0, run.out);
-    assert.match(run.out, /^# pass 1$/m);
+    assert.match(run.out, /^# pass 2$/m);
     assert.match(run.out, /^# fail 0$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -51,6 +51,6 @@ test('the package exports start() from the build, with its declarations', async 
   assert.equal(typeof built.start, 'function');
   assert.match(
     readFileSync(path.join(root, 'dist/index.d.ts'), 'utf8'),
-    /export declare function start\(options\?: StartOptions\): Promise<Backlot>;/,
+    /export declare function start<Id extends ServiceId = ServiceId>\(options\?: StartOptions<Id>\): Promise<Backlot<Id>>;/,
   );
 });

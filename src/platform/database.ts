@@ -295,6 +295,13 @@ export async function seedFromTemplate(dataDir: string, template = templateDir):
   const partial = `${dataDir}.partial`;
   await rm(partial, { recursive: true, force: true });
   await copyTree(path.join(template, 'data'), partial);
+  // Folders npm dropped from the package for being empty (scripts/embedded-template.mjs lists them all).
+  const folders = path.join(template, 'directories');
+  if (existsSync(folders)) {
+    for (const folder of readFileSync(folders, 'utf8').split('\n').filter(Boolean)) {
+      await mkdir(path.join(partial, folder), { recursive: true, mode: 0o700 });
+    }
+  }
   await rename(partial, dataDir);
   return true;
 }

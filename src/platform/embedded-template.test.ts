@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -49,4 +58,34 @@ test('a template made by another PGlite version is not used', async () => {
   writeFileSync(path.join(template, 'pglite-version'), '0.0.1\n');
   assert.equal(await seedFromTemplate(path.join(work, 'fresh', 'data'), template), false);
   assert.ok(!existsSync(path.join(work, 'fresh')));
+});
+
+/** Removes the empty folders under `dir`, as npm does when it packs a package; returns how many. */
+function dropEmptyFolders(dir: string): number {
+  let dropped = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const folder = path.join(dir, entry.name);
+    dropped += dropEmptyFolders(folder);
+    if (readdirSync(folder).length === 0) {
+      rmdirSync(folder);
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
+test('the template still starts when installed from the npm package, which has no empty folders', async () => {
+  const packed = path.join(work, 'packed');
+  cpSync(path.join(work, 'dist', 'embedded-template'), packed, { recursive: true });
+  assert.ok(dropEmptyFolders(path.join(packed, 'data')) >= 10, 'initdb leaves empty folders');
+  const dir = path.join(work, 'from-package');
+  assert.equal(await seedFromTemplate(path.join(dir, 'data'), packed), true);
+  assert.ok(existsSync(path.join(dir, 'data', 'pg_notify')));
+  const db = await openEmbedded(dir);
+  try {
+    assert.deepEqual((await db.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+  } finally {
+    await db.close();
+  }
 });

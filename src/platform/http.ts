@@ -292,6 +292,8 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
       openapi: {
         openapi: '3.0.3',
         info: { title: `backlot ${service.id}: ${service.title}`, version: options.version },
+        components: service.securitySchemes ? { securitySchemes: service.securitySchemes } : undefined,
+        security: service.security,
       },
     });
     // Wrapped so the headers hook runs for the docs pages only, not for every request of the service.

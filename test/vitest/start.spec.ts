@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Backlot, start } from '../../src/index.js';
 
 describe('backlot from vitest', () => {
-  let backlot: Backlot;
+  let backlot: Backlot<'list' | 'employees'>;
   beforeAll(async () => {
     backlot = await start({ services: ['list', 'employees'] });
     await fetch(`${backlot.url('list')}/list`, {
@@ -28,7 +28,7 @@ describe('backlot from vitest', () => {
   });
 
   it('gives the generated credentials as data', async () => {
-    const { username, password } = backlot.services.employees!.credentials;
+    const { username, password } = backlot.services.employees.credentials;
     const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     const created = await fetch(`${backlot.url('employees')}/api/2/create`, {
       method: 'POST',

@@ -19,6 +19,20 @@ export const content = defineService({
   migrations,
   openapi: true,
   credentialed: true,
+  // As in WordPress, every route may be called with or without credentials; writes and private data need them.
+  securitySchemes: {
+    applicationPassword: {
+      type: 'http',
+      scheme: 'basic',
+      description: "A user name and one of its application passwords (the banner prints admin's)",
+    },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A token from `backlot content token create --user U`',
+    },
+  },
+  security: [{ applicationPassword: [] }, { bearer: [] }, {}],
   docsPath: '/docs',
   exposeHeaders: ['x-wp-total', 'x-wp-totalpages', 'link', 'allow'],
   errorBody: contentErrorBody,

@@ -13,6 +13,13 @@ export const employees = defineService<EmployeesSettings>({
   migrations,
   openapi: true,
   credentialed: true,
+  securitySchemes: {
+    basic: {
+      type: 'http',
+      scheme: 'basic',
+      description: "An account (the banner prints the admin editor's password)",
+    },
+  },
   docsPath: '/docs',
   exposeHeaders: ['location'],
   errorBody,

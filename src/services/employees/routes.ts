@@ -206,6 +206,7 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
           {
             onRequest: requireAccount,
             schema: {
+              security: [{ basic: [] }],
               summary: 'One employee record, for callers with credentials (any role)',
               tags: ['employees'],
               description: 'Needs HTTP Basic credentials of any account (editor or viewer).',
@@ -221,6 +222,7 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
           {
             onRequest: requireEditor,
             schema: {
+              security: [{ basic: [] }],
               summary: 'Add a record',
               tags: ['employees'],
               description: writeAccess,
@@ -252,6 +254,7 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
           {
             onRequest: requireEditor,
             schema: {
+              security: [{ basic: [] }],
               summary: 'Replace a record (name, age and image are all required)',
               tags: ['employees'],
               description: writeAccess,
@@ -279,6 +282,7 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
           {
             onRequest: requireEditor,
             schema: {
+              security: [{ basic: [] }],
               summary: 'Delete a record',
               tags: ['employees'],
               description: writeAccess,

@@ -14,6 +14,14 @@ export const machines = defineService({
   migrations,
   openapi: true,
   credentialed: true,
+  securitySchemes: {
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A token (the banner prints one; `backlot machines token create`)',
+    },
+  },
+  security: [{ bearer: [] }],
   docsPath: '/docs',
   exposeHeaders: ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'link'],
   errorBody,

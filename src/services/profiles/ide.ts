@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
@@ -7,7 +7,11 @@ import { htmlSecurityHeaders } from '../../platform/http.js';
 
 const require = createRequire(import.meta.url);
 
-/** GraphiQL and React from node_modules, served by the service so the IDE works with no network. */
+/**
+ * GraphiQL and React, served by the service so the IDE works with no network. The build copies them next to the
+ * compiled module (scripts/copy-assets.mjs), so an installed backlot does not need React and GraphiQL's packages;
+ * the sources read them from node_modules.
+ */
 const assetFiles: Record<string, { file: string; type: string }> = {
   'react.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
   'react-dom.js': {
@@ -55,6 +59,11 @@ const contentSecurityPolicy = [
 export const idePlugin: FastifyPluginAsync = async (app) => {
   const assets = new Map<string, { body: Buffer; type: string }>();
   for (const [name, { file, type }] of Object.entries(assetFiles)) {
+    const built = new URL(`./ide/${name}`, import.meta.url);
+    if (existsSync(built)) {
+      assets.set(name, { body: readFileSync(built), type });
+      continue;
+    }
     const [pkg, ...rest] = file.split('/');
     const dir = path.dirname(require.resolve(`${pkg}/package.json`));
     assets.set(name, { body: readFileSync(path.join(dir, ...rest)), type });

@@ -14,6 +14,14 @@ export const things = defineService({
   migrations,
   openapi: true,
   credentialed: true,
+  securitySchemes: {
+    dbUserSecret: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'db-user-secret',
+      description: 'The secret POST /login answers with',
+    },
+  },
   docsPath: '/docs',
   exposeHeaders: ['retry-after'],
   errorBody,

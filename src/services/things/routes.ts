@@ -90,6 +90,7 @@ export function thingsRoutes(store: ThingsStore, settings: ThingsSettings): Fast
       {
         schema: {
           summary: 'Revoke the secret sent in db-user-secret',
+          security: [{ dbUserSecret: [] }],
           headers: SecretHeader,
           response: { 204: Type.Null({ description: 'Revoked' }), 401: ErrorBody },
         },
@@ -107,6 +108,7 @@ export function thingsRoutes(store: ThingsStore, settings: ThingsSettings): Fast
       {
         schema: {
           summary: 'Every thing, for holders of a valid secret',
+          security: [{ dbUserSecret: [] }],
           headers: SecretHeader,
           response: { 200: ThingsReply, 401: ErrorBody },
         },
