@@ -1,6 +1,8 @@
 import { can, canOnPost, canRead } from './capabilities.js';
 import { commentAllowed, commentsAllowed } from './comment-allow.js';
 import { validId } from './http.js';
+import { allowedByChecks, resourceRoute } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import type { RouteSpec } from './route-spec.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { termsOfPost } from './terms.js';
@@ -42,6 +44,9 @@ export async function allowedMethods(
   context = 'view',
   query: Record<string, unknown> = {},
 ) {
+  // Resources on the contract answer with the very checks their routes run.
+  const route = resourceRoute(resources, spec.path);
+  if (route) return allowedByChecks(route, { store, me, params, query, context });
   const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
   const id = Number(params.id);
   const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;

@@ -6,6 +6,8 @@ import { contentRouteSpecs } from './content-specs.js';
 import { siteOf } from './http.js';
 import { siteOptions } from './options.js';
 import type { Site } from './render.js';
+import { resourceSpecs } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import {
   CategorySchema,
@@ -39,13 +41,14 @@ const reassignArg = {
 };
 
 /**
- * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then
- * the site's other routes (site-specs.ts).
+ * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), the
+ * resources on the contract (resources/index.ts), then the site's other routes (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
   described ??= [
     ...routeSpecs.slice(0, 3),
     ...contentRouteSpecs(),
+    ...resourceSpecs(resources),
     ...routeSpecs.slice(3),
     ...siteRouteSpecs(),
   ].map(inWordPressForm);

@@ -10,6 +10,8 @@ import { caller, setCaller, siteOf } from './http.js';
 import type { MediaFiles } from './media.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { resourceRoutes } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import { installRestHttp, jsonpDisabled, jsonpRequested, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
@@ -119,6 +121,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(searchRoutes(store.db));
     await app.register(termRoutes(store));
     await app.register(termWriteRoutes(store));
+    await app.register(resourceRoutes(store, resources));
   };
 }
 
