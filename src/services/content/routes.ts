@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { parseFormBody } from '../../platform/form-body.js';
+import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -132,6 +133,13 @@ export function contentRoutes(
   files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
+    // An empty JSON body is no parameters, as WP_REST_Request::parse_json_params reads it: api-fetch sends its
+    // DELETEs as bodiless POSTs with `Content-Type: application/json` and X-HTTP-Method-Override.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '') done(null, undefined);
+      else jsonBodyParser.call(app, request, body as string, done);
+    });
     // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
