@@ -328,7 +328,13 @@ async function list(call: Call) {
     offset: q.offset === undefined ? (page - 1) * perPage : Number(q.offset),
   });
   const totalPages = Math.ceil(total / perPage);
-  paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number');
+  paginate(request, reply, total, page, totalPages, 'rest_post_invalid_page_number', true, [
+    'menus',
+    'menus_exclude',
+    'include',
+    'exclude',
+    'status',
+  ]);
   const fields = fieldList(q._fields as string | undefined);
   sendFields(reply, fields);
   const context = String(q.context ?? 'view');

@@ -151,10 +151,8 @@ async function create(call: Call) {
   if (!name) throw restError(400, 'empty_term_name', 'A name is required for this term.');
   const existing = await store.named(name);
   if (existing !== undefined) throw menuExists(name, existing);
-  const given = body.slug ? slugify(body.slug) : '';
-  if (given && (await store.slugged(given)) !== undefined)
-    throw restError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.');
-  const slug = given || (await store.uniqueSlug(slugify(name) || 'menu'));
+  // wp_update_nav_menu_object passes no slug on: it is always made from the name.
+  const slug = await store.uniqueSlug(slugify(name) || 'menu', 0);
   const id = await store.create({
     name,
     slug,
@@ -176,19 +174,15 @@ async function update(call: Call) {
   if (call.body.parent !== undefined) throw notHierarchical();
   checkLocations(call.body.locations);
   const store = menus(call);
-  const name = body.name?.trim();
+  const name = body.name?.trim() ?? menu.name;
   if (name === '') throw restError(400, 'empty_term_name', 'A name is required for this term.');
-  if (name !== undefined) {
-    const existing = await store.named(name, menu.id);
-    if (existing !== undefined) throw menuExists(name, existing);
-  }
-  const slug = body.slug === undefined ? undefined : slugify(body.slug) || slugify(name ?? menu.name);
-  if (slug && slug !== menu.slug && (await store.slugged(slug)) !== undefined)
-    throw restError(400, 'duplicate_term_slug', `The slug “${slug}” is already in use by another term.`);
+  const existing = await store.named(name, menu.id);
+  if (existing !== undefined) throw menuExists(name, existing);
+  // As wp_update_nav_menu_object: the slug follows the name, and a description left out is emptied.
   await store.update(menu.id, {
     name,
-    slug,
-    description: body.description,
+    slug: await store.uniqueSlug(slugify(name) || 'menu', menu.id),
+    description: body.description ?? '',
     auto_add: body.auto_add === undefined ? undefined : isTrue(body.auto_add),
   });
   return renderMenu((await store.find(menu.id)) as MenuRow, call.site);

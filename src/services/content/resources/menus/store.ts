@@ -89,18 +89,11 @@ export class MenuStore {
     return rows[0]?.id;
   }
 
-  async slugged(slug: string) {
-    const { rows } = await this.db.query<{ id: number }>('SELECT id FROM content.menus WHERE slug = $1', [
-      slug,
-    ]);
-    return rows[0]?.id;
-  }
-
-  /** `wp_unique_term_slug`: `name`, then `name-2`, `name-3`… */
-  async uniqueSlug(base: string) {
+  /** `wp_unique_term_slug`: `name`, then `name-2`, `name-3`… (a menu keeps its own). */
+  async uniqueSlug(base: string, except: number) {
     const { rows } = await this.db.query<{ slug: string }>(
-      'SELECT slug FROM content.menus WHERE slug = $1 OR slug LIKE $2',
-      [base, `${base}-%`],
+      'SELECT slug FROM content.menus WHERE (slug = $1 OR slug LIKE $2) AND id <> $3',
+      [base, `${base}-%`, except],
     );
     const taken = new Set(rows.map((r) => r.slug));
     if (!taken.has(base)) return base;
