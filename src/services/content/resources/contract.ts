@@ -51,6 +51,8 @@ export interface Endpoint {
 export interface ResourceRoute {
   /** WordPress's pattern, e.g. `/wp/v2/menus/(?P<id>[\\d]+)`; the Fastify URL is made from it. */
   path: string;
+  /** Its path parameters with their sentences, when not just `id`. */
+  params?: TObject;
   endpoints: Endpoint[];
 }
 
@@ -82,6 +84,7 @@ export function resourceSpecs(resources: readonly Resource[]): RouteSpec[] {
       endpoints: route.endpoints.map((endpoint) => ({
         methods: endpoint.methods,
         args: endpoint.args ?? {
+          ...(route.params ? argsOf(route.params) : {}),
           ...(endpoint.querystring ? argsOf(endpoint.querystring) : {}),
           ...(endpoint.body ? argsOf(endpoint.body) : {}),
         },
@@ -133,7 +136,11 @@ export function resourceRoutes(store: ContentStore, resources: readonly Resource
             schema: {
               tags: [resource.name],
               summary: endpoint.summary,
-              ...(route.path.includes('(?P<id>') ? { params: Type.Object({ id: Type.Integer() }) } : {}),
+              ...(route.params
+                ? { params: route.params }
+                : route.path.includes('(?P<id>')
+                  ? { params: Type.Object({ id: Type.Integer() }) }
+                  : {}),
               ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
               ...(endpoint.body ? { body: endpoint.body } : {}),
               response: responses(endpoint.response, endpoint.status ?? 200),

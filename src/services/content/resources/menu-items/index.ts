@@ -52,9 +52,15 @@ const MenuItemListQuery = Type.Object({
   search: Type.Optional(Type.String()),
   include: Type.Optional(IdList),
   exclude: Type.Optional(IdList),
-  menus: Type.Optional(IdList),
-  menus_exclude: Type.Optional(IdList),
-  menu_order: Type.Optional(Type.Integer()),
+  menus: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 0, maximum: INT_MAX }), { description: 'Only items in these menus.' }),
+  ),
+  menus_exclude: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 0, maximum: INT_MAX }), {
+      description: 'Leave out items in these menus.',
+    }),
+  ),
+  menu_order: Type.Optional(Type.Integer({ description: 'Only items at this position in their menu.' })),
   status: Type.Optional(
     Type.Array(StringEnum(['publish', 'future', 'draft', 'pending', 'private', 'any'] as const)),
   ),
@@ -65,22 +71,49 @@ const MenuItemListQuery = Type.Object({
   _fields: Type.Optional(Type.String()),
 });
 
-const classList = Type.Union([Type.Array(Type.String()), Type.String()]);
+const classList = (options: { description: string }) =>
+  Type.Union([Type.Array(Type.String()), Type.String()], options);
 const MenuItemWriteBody = Type.Object({
-  title: Type.Optional(Type.Union([Type.String(), Type.Object({ raw: Type.Optional(Type.String()) })])),
+  title: Type.Optional(
+    Type.Union([Type.String(), Type.Object({ raw: Type.Optional(Type.String()) })], {
+      description: 'The text of the link; a post’s or term’s own title when left empty.',
+    }),
+  ),
   status: Type.Optional(StringEnum(['publish', 'future', 'draft', 'pending', 'private'] as const)),
-  type: Type.Optional(StringEnum(itemTypes)),
-  object: Type.Optional(Type.String()),
-  object_id: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
-  url: Type.Optional(Type.String()),
-  attr_title: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
-  menu_order: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX })),
-  target: Type.Optional(StringEnum(['_blank', ''] as const)),
-  classes: Type.Optional(classList),
-  xfn: Type.Optional(classList),
-  menus: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
+  type: Type.Optional(
+    StringEnum(itemTypes, {
+      description: 'What the item links to: taxonomy, post_type, post_type_archive or custom.',
+    }),
+  ),
+  object: Type.Optional(Type.String({ description: 'The post type or taxonomy the item links to.' })),
+  object_id: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: INT_MAX,
+      description: 'The id of the post or term the item links to.',
+    }),
+  ),
+  url: Type.Optional(Type.String({ description: 'The address a custom link points to.' })),
+  attr_title: Type.Optional(Type.String({ description: 'The link’s title attribute.' })),
+  description: Type.Optional(Type.String({ description: 'The item’s description.' })),
+  parent: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: INT_MAX,
+      description: 'The id of the menu item this one is under (0 for none).',
+    }),
+  ),
+  menu_order: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'The item’s position in its menu, from 1.' }),
+  ),
+  target: Type.Optional(
+    StringEnum(['_blank', ''] as const, { description: 'The link’s target attribute (_blank or empty).' }),
+  ),
+  classes: Type.Optional(classList({ description: 'CSS classes of the link.' })),
+  xfn: Type.Optional(classList({ description: 'XFN relationships of the link.' })),
+  menus: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'The id of the item’s menu (0 for none).' }),
+  ),
   meta: Type.Optional(Type.Unknown()),
 });
 const ItemQuery = Type.Object({

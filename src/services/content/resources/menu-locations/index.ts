@@ -64,6 +64,7 @@ export const menuLocationsResource = defineResource({
     },
     {
       path: '/wp/v2/menu-locations/(?P<location>[\\w-]+)',
+      params: Type.Object({ location: Type.String({ description: 'The name of the location.' }) }),
       endpoints: [
         {
           methods: ['GET'],

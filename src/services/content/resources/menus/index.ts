@@ -30,8 +30,14 @@ const MenuWriteBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 5000 })),
   slug: Type.Optional(Type.String({ maxLength: 200 })),
   meta: Type.Optional(Type.Unknown()),
-  locations: Type.Optional(Type.Array(Type.String())),
-  auto_add: Type.Optional(WpBoolean),
+  locations: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'The theme locations showing this menu (none are registered).',
+    }),
+  ),
+  auto_add: Type.Optional(
+    Type.Union(WpBoolean.anyOf, { description: 'Whether new top-level pages join this menu.' }),
+  ),
   // Not an argument: menus are not hierarchical, and a parent is answered rest_taxonomy_not_hierarchical.
   parent: Type.Optional(Type.Integer()),
 });
