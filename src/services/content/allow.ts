@@ -62,12 +62,6 @@ export async function allowedMethods(
     case '/wp/v2/posts':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
       break;
-    case '/wp/v2/tags': {
-      const terms = await termListable();
-      // Tags are created with assign_terms (edit_posts), edited with manage_categories.
-      allowed = (m) => (m === 'GET' ? terms : can(me, 'edit_posts'));
-      break;
-    }
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {
@@ -141,9 +135,8 @@ export async function allowedMethods(
       allowed = (m) => (m === 'GET' ? terms : can(me, 'manage_categories'));
       break;
     }
-    case '/wp/v2/categories/(?P<id>[\\d]+)':
-    case '/wp/v2/tags/(?P<id>[\\d]+)': {
-      const taxonomy = spec.path.startsWith('/wp/v2/categories') ? 'category' : 'post_tag';
+    case '/wp/v2/categories/(?P<id>[\\d]+)': {
+      const taxonomy = 'category';
       if (!validId(id) || !(await store.findTerm(taxonomy, id))) return [];
       allowed = (m) =>
         m === 'GET'

@@ -48,8 +48,9 @@ export const allRouteSpecs = (): RouteSpec[] => {
   described ??= [
     ...routeSpecs.slice(0, 3),
     ...contentRouteSpecs(),
+    ...routeSpecs.slice(3, 5),
     ...resourceSpecs(resources),
-    ...routeSpecs.slice(3),
+    ...routeSpecs.slice(5),
     ...siteRouteSpecs(),
   ].map(inWordPressForm);
   return described;
@@ -87,7 +88,7 @@ const routeSpecs: RouteSpec[] = [
       { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
     ],
   },
-  ...(['categories', 'tags'] as const).flatMap((route) => [
+  ...(['categories'] as const).flatMap((route) => [
     {
       path: `/wp/v2/${route}`,
       linked: true,

@@ -57,8 +57,9 @@ export interface ResourceRoute {
 }
 
 export interface Resource {
-  /** The REST base (`menus`), also the OpenAPI tag. */
+  /** The REST base (`menus`), also the OpenAPI tag unless `openapiTag` names another. */
   name: string;
+  openapiTag?: string;
   /** The item schema in core's form (draft-04, titled) that OPTIONS answers; WordPress's recorded one replaces it. */
   schema: Record<string, unknown>;
   routes: ResourceRoute[];
@@ -134,7 +135,7 @@ export function resourceRoutes(store: ContentStore, resources: readonly Resource
             method: endpoint.methods,
             url: fastifyUrl(route.path),
             schema: {
-              tags: [resource.name],
+              tags: [resource.openapiTag ?? resource.name],
               summary: endpoint.summary,
               ...(route.params
                 ? { params: route.params }
