@@ -4,6 +4,9 @@ import type { Probe } from './wordpress-compare.js';
 /** The requests the differential test sends to WordPress and to backlot, in order (writes come last). */
 
 const v2 = '/wp-json/wp/v2';
+/** The first menu's and first menu item's ids in the writes below. */
+const MENU_MAIN = 16;
+const ITEM_DOCS = 63;
 const get = (path: string): Probe => ({ method: 'GET', path: v2 + path });
 const signedIn = (as: Probe['as'], method: string, path: string, body?: unknown): Probe => ({
   method,
@@ -539,6 +542,8 @@ export const writes: Probe[] = [
   admin('POST', '/comments/1', { meta: { color: 'blue' } }),
   admin('POST', '/media/54', { meta: { color: 'blue' } }),
   admin('POST', '/posts/3', { meta: 'blue' }),
+  // menus (nav_menu terms, ids from the terms' sequence) and their items (nav_menu_item posts, from the posts')
+  ...menuProbes(),
   // WordPress creates these two; backlot refuses them (so ids part from here on)
   admin('POST', '/posts', { title: 'Coerced', categories: '2,3', tags: ['6'], sticky: 'false' }),
   admin('POST', '/posts', { title: 'Unknown term', categories: [999] }),
@@ -589,7 +594,6 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/block-types'),
   admin('GET', '/templates'),
   admin('GET', '/global-styles/themes/twentytwentythree'),
-  admin('GET', '/menu-items'),
   admin('GET', '/sidebars'),
   admin('GET', '/widgets'),
   admin('GET', '/themes'),
@@ -597,3 +601,101 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/block-patterns/categories'),
   admin('GET', '/navigation'),
 ];
+
+/** Menus and menu items: ids follow the terms' and posts' sequences at this point of the writes. */
+function menuProbes(): Probe[] {
+  const [main, footer] = [MENU_MAIN, MENU_MAIN + 1];
+  const [docs, post, page, category, archive] = [
+    ITEM_DOCS,
+    ITEM_DOCS + 1,
+    ITEM_DOCS + 2,
+    ITEM_DOCS + 3,
+    ITEM_DOCS + 4,
+  ];
+  return [
+    admin('POST', '/menus', { name: 'Main menu', description: 'Top of every page' }),
+    admin('POST', '/menus', { name: 'Footer', auto_add: true }),
+    admin('POST', '/menus', { name: 'main menu' }),
+    signedIn('editor', 'POST', '/menus', { name: 'By an editor' }),
+    admin('POST', '/menu-items', {
+      title: 'Docs',
+      url: 'https://example.com/docs',
+      menus: main,
+      menu_order: 1,
+      classes: ['wide', 'top'],
+      xfn: ['me'],
+      target: '_blank',
+      attr_title: 'Read the docs',
+      description: 'All of them',
+    }),
+    admin('POST', '/menu-items', {
+      type: 'post_type',
+      object: 'post',
+      object_id: 1,
+      menus: main,
+      menu_order: 2,
+    }),
+    admin('POST', '/menu-items', {
+      type: 'post_type',
+      object_id: 31,
+      menus: main,
+      menu_order: 3,
+      title: 'About',
+    }),
+    admin('POST', '/menu-items', {
+      type: 'taxonomy',
+      object: 'category',
+      object_id: 2,
+      menus: main,
+      menu_order: 4,
+    }),
+    admin('POST', '/menu-items', { type: 'post_type_archive', object: 'post', menus: footer, menu_order: 1 }),
+    admin('POST', '/menu-items', { title: 'Nowhere', menus: main }),
+    admin('POST', '/menu-items', { type: 'post_type', object_id: 9999, menus: main }),
+    admin('POST', '/menu-items', { title: 'Lost', url: 'https://example.com/', menus: 99999 }),
+    signedIn('editor', 'POST', '/menu-items', { title: 'Editor', url: 'https://example.com/', menus: main }),
+    get('/menus'),
+    get('/menu-items'),
+    get(`/menus/${main}`),
+    signedIn('subscriber', 'GET', '/menus'),
+    signedIn('author', 'GET', '/menus'),
+    signedIn('contributor', 'GET', `/menus/${main}`),
+    signedIn('editor', 'GET', '/menus?context=edit'),
+    admin('GET', '/menus'),
+    admin('GET', '/menus?context=edit'),
+    admin('GET', `/menus/${main}`),
+    admin('GET', '/menus?search=foot'),
+    signedIn('author', 'GET', `/menu-items?menus=${main}`),
+    signedIn('subscriber', 'GET', `/menu-items?menus=${main}`),
+    admin('GET', `/menu-items?menus=${footer}`),
+    admin('GET', '/menu-items'),
+    admin('GET', `/menu-items?menus=${main}&order=desc&per_page=2`),
+    signedIn('contributor', 'GET', `/menu-items/${docs}`),
+    signedIn('editor', 'GET', `/menu-items/${docs}?context=edit`),
+    admin('GET', `/menu-items/${docs}?context=edit`),
+    admin('GET', `/menu-items/${post}`),
+    admin('GET', `/menu-items/${page}`),
+    admin('GET', `/menu-items/${category}`),
+    admin('GET', `/menu-items/${archive}`),
+    admin('POST', `/menu-items/${docs}`, { title: 'Guides', menu_order: 5 }),
+    admin('PUT', `/menus/${main}`, { description: 'Changed', auto_add: true }),
+    admin('POST', `/menus/${main}`, { name: 'Main navigation', slug: 'ignored' }),
+    admin('POST', '/menus', { name: 'Main navigation!', slug: 'given' }),
+    admin('POST', `/menus/${main}`, { locations: ['primary'] }),
+    signedIn('editor', 'POST', `/menus/${main}`, { name: 'Renamed' }),
+    admin('GET', '/menu-locations'),
+    signedIn('editor', 'GET', '/menu-locations'),
+    get('/menu-locations'),
+    admin('GET', '/menu-locations/primary'),
+    admin('OPTIONS', '/menus'),
+    admin('OPTIONS', '/menu-items'),
+    signedIn('author', 'OPTIONS', `/menus/${main}`),
+    admin('DELETE', `/menu-items/${post}`),
+    admin('DELETE', `/menu-items/${post}?force=true`),
+    admin('GET', `/menu-items/${post}`),
+    admin('DELETE', `/menus/${footer}`),
+    admin('DELETE', `/menus/${footer}?force=true`),
+    admin('GET', `/menu-items/${archive}`),
+    admin('GET', '/menus'),
+  ];
+}

@@ -19,6 +19,7 @@ const sample = (route: string) =>
     .replace(/\(\?P<type>[^)]*\)/, 'post')
     .replace(/\(\?P<status>[^)]*\)/, 'publish')
     .replace(/\(\?P<taxonomy>[^)]*\)/, 'category')
+    .replace(/\(\?P<location>[^)]*\)/, 'primary')
     .replace(/\(\?P<uuid>[^)]*\)/, '00000000-0000-4000-8000-000000000000');
 
 /** Backlot's own words for the action links of a post schema (WordPress's titles are its prose). */
@@ -31,6 +32,9 @@ const linkTitles: Record<string, string> = {
   'action-create-categories': 'Present when the caller may create categories.',
   'action-assign-tags': 'Present when the caller may set the post’s tags.',
   'action-create-tags': 'Present when the caller may create tags.',
+  'action-assign-menus': 'Present when the caller may put the item in a menu.',
+  'action-create-menus': 'Present when the caller may create menus.',
+  'menu-item-object': 'The post or term the menu item links to.',
 };
 
 /** Drops every `description` sentence (not a property or argument named `description`) and localizes URLs. */

@@ -1,6 +1,8 @@
 import { can, canOnPost, canRead } from './capabilities.js';
 import { commentAllowed, commentsAllowed } from './comment-allow.js';
 import { validId } from './http.js';
+import { allowedByChecks, resourceRoute } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import type { RouteSpec } from './route-spec.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { termsOfPost } from './terms.js';
@@ -42,6 +44,9 @@ export async function allowedMethods(
   context = 'view',
   query: Record<string, unknown> = {},
 ) {
+  // Resources on the contract answer with the very checks their routes run.
+  const route = resourceRoute(resources, spec.path);
+  if (route) return allowedByChecks(route, { store, me, params, query, context });
   const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
   const id = Number(params.id);
   const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
@@ -57,12 +62,6 @@ export async function allowedMethods(
     case '/wp/v2/posts':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
       break;
-    case '/wp/v2/tags': {
-      const terms = await termListable();
-      // Tags are created with assign_terms (edit_posts), edited with manage_categories.
-      allowed = (m) => (m === 'GET' ? terms : can(me, 'edit_posts'));
-      break;
-    }
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {
@@ -136,9 +135,8 @@ export async function allowedMethods(
       allowed = (m) => (m === 'GET' ? terms : can(me, 'manage_categories'));
       break;
     }
-    case '/wp/v2/categories/(?P<id>[\\d]+)':
-    case '/wp/v2/tags/(?P<id>[\\d]+)': {
-      const taxonomy = spec.path.startsWith('/wp/v2/categories') ? 'category' : 'post_tag';
+    case '/wp/v2/categories/(?P<id>[\\d]+)': {
+      const taxonomy = 'category';
       if (!validId(id) || !(await store.findTerm(taxonomy, id))) return [];
       allowed = (m) =>
         m === 'GET'

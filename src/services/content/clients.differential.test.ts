@@ -197,6 +197,58 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip }, () => {
     assert.deepEqual(ours, wp);
   });
 
+  test('makes a menu, adds a link and a post to it, reads it back, updates it and deletes it', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      target = side;
+      const menu = await apiFetch<Json>({
+        path: '/wp/v2/menus',
+        method: 'POST',
+        data: { name: 'api-fetch menu', auto_add: true },
+      });
+      const link = await apiFetch<Json>({
+        path: '/wp/v2/menu-items',
+        method: 'POST',
+        data: { title: 'Home', url: 'https://example.com/', menus: menu.id, menu_order: 1 },
+      });
+      const post = await apiFetch<Json>({
+        path: '/wp/v2/menu-items',
+        method: 'POST',
+        data: { type: 'post_type', object_id: 1, menus: menu.id, menu_order: 2 },
+      });
+      const items = await apiFetch<Json[]>({ path: `/wp/v2/menu-items?menus=${menu.id}` });
+      const renamed = await apiFetch<Json>({
+        path: `/wp/v2/menus/${menu.id}`,
+        method: 'PUT',
+        data: { name: 'api-fetch renamed' },
+      });
+      const moved = await apiFetch<Json>({
+        path: `/wp/v2/menu-items/${link.id}`,
+        method: 'PUT',
+        data: { menu_order: 3 },
+      });
+      const order = await apiFetch<Json[]>({ path: `/wp/v2/menu-items?menus=${menu.id}` });
+      const deleted = await apiFetch<Json>({ path: `/wp/v2/menus/${menu.id}?force=true`, method: 'DELETE' });
+      const gone = await errorOf(apiFetch({ path: `/wp/v2/menu-items/${post.id}` }));
+      return {
+        menu: [menu.name, menu.slug, menu.auto_add],
+        items: items.map((item) => [
+          item.id - link.id,
+          item.title.rendered,
+          item.type,
+          item.object,
+          item.url.replace(side.url, ''),
+        ]),
+        renamed: [renamed.name, renamed.slug],
+        moved: moved.menu_order,
+        order: order.map((item) => item.id - link.id),
+        deleted: [deleted.deleted, deleted.previous.name],
+        gone,
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.deepEqual(ours.order, [1, 0]);
+  });
+
   test('reads the signed-in user and refuses an unknown post with its code', async () => {
     const [wp, ours] = await onBoth(async (side) => {
       target = side;

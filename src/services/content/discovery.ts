@@ -6,6 +6,8 @@ import { contentRouteSpecs } from './content-specs.js';
 import { siteOf } from './http.js';
 import { siteOptions } from './options.js';
 import type { Site } from './render.js';
+import { resourceSpecs } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import {
   CategorySchema,
@@ -39,14 +41,16 @@ const reassignArg = {
 };
 
 /**
- * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), then
- * the site's other routes (site-specs.ts).
+ * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), the
+ * resources on the contract (resources/index.ts), then the site's other routes (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
   described ??= [
     ...routeSpecs.slice(0, 3),
     ...contentRouteSpecs(),
-    ...routeSpecs.slice(3),
+    ...routeSpecs.slice(3, 5),
+    ...resourceSpecs(resources),
+    ...routeSpecs.slice(5),
     ...siteRouteSpecs(),
   ].map(inWordPressForm);
   return described;
@@ -84,7 +88,7 @@ const routeSpecs: RouteSpec[] = [
       { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
     ],
   },
-  ...(['categories', 'tags'] as const).flatMap((route) => [
+  ...(['categories'] as const).flatMap((route) => [
     {
       path: `/wp/v2/${route}`,
       linked: true,

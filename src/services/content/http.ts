@@ -44,6 +44,8 @@ export function paginate(
   invalidPageCode?: string,
   /** Search's controller links page-1 as `prev` whatever the last page is; the others point at the last page. */
   clampPrev = true,
+  /** Parameters core sanitizes into lists before it links pages (`menus=16` comes back as `menus[0]=16`). */
+  listParams: readonly string[] = [],
 ) {
   if (invalidPageCode && page > totalPages && total > 0) {
     throw restError(
@@ -61,7 +63,10 @@ export function paginate(
     const params = new URLSearchParams();
     const counts = new Map<string, number>();
     for (const [key, value] of new URLSearchParams(search)) {
-      if (!key.endsWith('[]')) params.append(key, value);
+      if (listParams.includes(key))
+        for (const [i, item] of value.split(',').filter(Boolean).entries())
+          params.append(`${key}[${i}]`, item);
+      else if (!key.endsWith('[]')) params.append(key, value);
       else {
         const i = counts.get(key) ?? 0;
         counts.set(key, i + 1);

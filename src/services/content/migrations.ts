@@ -1,6 +1,7 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { typeMigrations } from './migrations-types.js';
+import { menuMigration } from './resources/menus/migration.js';
 import { seedSql } from './seed.js';
 
 export const migrations: Migration[] = [
@@ -105,4 +106,5 @@ export const migrations: Migration[] = [
     name: '202_posts_guid',
     sql: 'ALTER TABLE posts ADD COLUMN guid text;',
   },
+  menuMigration,
 ];

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { parseFormBody } from '../../platform/form-body.js';
+import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -10,6 +11,8 @@ import { caller, setCaller, siteOf } from './http.js';
 import type { MediaFiles } from './media.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { resourceRoutes } from './resources/contract.js';
+import { resources } from './resources/index.js';
 import { installRestHttp, jsonpDisabled, jsonpRequested, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
@@ -119,6 +122,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(searchRoutes(store.db));
     await app.register(termRoutes(store));
     await app.register(termWriteRoutes(store));
+    await app.register(resourceRoutes(store, resources));
   };
 }
 
@@ -129,6 +133,13 @@ export function contentRoutes(
   files: MediaFiles,
 ): FastifyPluginAsync {
   return async (app) => {
+    // An empty JSON body is no parameters, as WP_REST_Request::parse_json_params reads it: api-fetch sends its
+    // DELETEs as bodiless POSTs with `Content-Type: application/json` and X-HTTP-Method-Override.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '') done(null, undefined);
+      else jsonBodyParser.call(app, request, body as string, done);
+    });
     // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',

@@ -6,15 +6,7 @@ import { refused, restError } from './errors.js';
 import { caller, siteOf, validId } from './http.js';
 import { slugify } from './posts.js';
 import { renderTerm, withoutLinks } from './render.js';
-import {
-  CategorySchema,
-  ForceQuery,
-  IdParams,
-  isTrue,
-  responses,
-  TagSchema,
-  TermWriteBody,
-} from './schemas.js';
+import { CategorySchema, ForceQuery, IdParams, isTrue, responses, TermWriteBody } from './schemas.js';
 import type { ContentStore, TermRow } from './store.js';
 import { deleteTerm, termSlugged, updateTerm } from './term-store.js';
 
@@ -32,10 +24,7 @@ const DEFAULT_CATEGORY = 1;
 export function termWriteRoutes(store: ContentStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const taxonomies = [
-      { route: 'categories', taxonomy: 'category' as Taxonomy, schema: CategorySchema },
-      { route: 'tags', taxonomy: 'post_tag' as Taxonomy, schema: TagSchema },
-    ];
+    const taxonomies = [{ route: 'categories', taxonomy: 'category' as Taxonomy, schema: CategorySchema }];
 
     const find = async (taxonomy: Taxonomy, id: number) => {
       const term = validId(id) ? await store.findTerm(taxonomy, id) : undefined;

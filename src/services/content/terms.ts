@@ -13,7 +13,6 @@ import {
   ItemQuery,
   isTrue,
   responses,
-  TagSchema,
   TermListQuery,
   TermWriteBody,
 } from './schemas.js';
@@ -21,10 +20,8 @@ import type { ContentStore, UserRow } from './store.js';
 import { termExists, termNamed, termSlugged, uniqueTermSlug } from './term-store.js';
 import { notHierarchical } from './term-writes.js';
 
-const taxonomies = [
-  { route: 'categories', taxonomy: 'category', schema: CategorySchema },
-  { route: 'tags', taxonomy: 'post_tag', schema: TagSchema },
-] as const;
+// Tags are a resource on the contract (resources/tags/); categories move there next.
+const taxonomies = [{ route: 'categories', taxonomy: 'category', schema: CategorySchema }] as const;
 
 /** Edit context on terms needs `edit_terms`, which is manage_categories for categories and tags alike. */
 function checkTermContext(user: UserRow | undefined, context: string | undefined, message: string) {

@@ -1,0 +1,165 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpError } from '../../../platform/errors.js';
+import { caller, siteOf } from '../http.js';
+import type { Site } from '../render.js';
+import { argsOf, type RouteSpec } from '../route-spec.js';
+import { responses } from '../schemas.js';
+import type { ContentStore, UserRow } from '../store.js';
+
+// A WordPress resource in one declaration: its routes with their parameters, one permission check per endpoint
+// (run by the route before its handler, and by the Allow header for every method of the route), its JSON schema
+// for OPTIONS and the index. Handlers read "check, call the store, render". resources/index.ts lists them.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a permission check sees: the same for a request and for the Allow header of any request on its route. */
+export interface Check {
+  store: ContentStore;
+  me: UserRow | undefined;
+  /** Path parameters as text (`id`, `location`), as the route pattern captured them. */
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** `view`, `embed` or `edit`; Allow passes `edit` after a successful write, as core's handlers set it. */
+  context: string;
+}
+
+/** A handler's call: the check's view plus the parsed body, the site's addresses and the reply (for headers). */
+export interface Call extends Check {
+  body: Record<string, unknown>;
+  site: Site;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface Endpoint {
+  methods: Method[];
+  summary: string;
+  querystring?: TObject;
+  body?: TObject;
+  /** The success answer's schema and status (200 unless told). */
+  response: TSchema;
+  status?: number;
+  /** Arguments the index lists when they are not the query's or body's (WordPress's own replace them anyway). */
+  args?: Record<string, unknown>;
+  /** Throws the refusal (an HttpError: 401/403, or 404 for an item that is not there); passes otherwise. */
+  check(check: Check): Promise<void> | void;
+  handle(call: Call): Promise<unknown>;
+}
+
+export interface ResourceRoute {
+  /** WordPress's pattern, e.g. `/wp/v2/menus/(?P<id>[\\d]+)`; the Fastify URL is made from it. */
+  path: string;
+  /** Its path parameters with their sentences, when not just `id`. */
+  params?: TObject;
+  endpoints: Endpoint[];
+}
+
+export interface Resource {
+  /** The REST base (`menus`), also the OpenAPI tag unless `openapiTag` names another. */
+  name: string;
+  openapiTag?: string;
+  /** The item schema in core's form (draft-04, titled) that OPTIONS answers; WordPress's recorded one replaces it. */
+  schema: Record<string, unknown>;
+  routes: ResourceRoute[];
+}
+
+export const defineResource = (resource: Resource): Resource => resource;
+
+/** `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`; other captures become plain parameters. */
+export const fastifyUrl = (path: string) =>
+  `/wp-json${path
+    .replaceAll('(?P<id>[\\d]+)', ':id(^\\d+$)')
+    .replace(/\(\?P<(\w+)>[^)]*\)/g, (_all, name: string) => `:${name}`)}`;
+
+const hasParams = (path: string) => path.includes('(?P<');
+
+/** The index's and OPTIONS' description of each route (inWordPressForm then puts it in WordPress's words). */
+export function resourceSpecs(resources: readonly Resource[]): RouteSpec[] {
+  return resources.flatMap((resource) =>
+    resource.routes.map((route) => ({
+      path: route.path,
+      linked: !hasParams(route.path),
+      schema: resource.schema,
+      endpoints: route.endpoints.map((endpoint) => ({
+        methods: endpoint.methods,
+        args: endpoint.args ?? {
+          ...(route.params ? argsOf(route.params) : {}),
+          ...(endpoint.querystring ? argsOf(endpoint.querystring) : {}),
+          ...(endpoint.body ? argsOf(endpoint.body) : {}),
+        },
+      })),
+    })),
+  );
+}
+
+/** The route of these resources a WordPress pattern names, if one does. */
+export function resourceRoute(resources: readonly Resource[], path: string): ResourceRoute | undefined {
+  for (const resource of resources)
+    for (const route of resource.routes) if (route.path === path) return route;
+  return undefined;
+}
+
+/** `rest_send_allow_header` for a resource's route: the methods whose own permission check passes. */
+export async function allowedByChecks(route: ResourceRoute, check: Check): Promise<string[]> {
+  const allowed: string[] = [];
+  for (const endpoint of route.endpoints) {
+    const passes = await Promise.resolve()
+      .then(() => endpoint.check(check))
+      .then(
+        () => true,
+        (error: unknown) => {
+          if ((error as HttpError)?.status === undefined) throw error;
+          return false;
+        },
+      );
+    if (passes) allowed.push(...endpoint.methods);
+  }
+  return allowed;
+}
+
+const textParams = (params: unknown) =>
+  Object.fromEntries(
+    Object.entries((params ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+  );
+
+/** Every route of these resources on Fastify: validate, check, handle. */
+export function resourceRoutes(store: ContentStore, resources: readonly Resource[]): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    for (const resource of resources)
+      for (const route of resource.routes)
+        for (const endpoint of route.endpoints)
+          app.route({
+            method: endpoint.methods,
+            url: fastifyUrl(route.path),
+            schema: {
+              tags: [resource.openapiTag ?? resource.name],
+              summary: endpoint.summary,
+              ...(route.params
+                ? { params: route.params }
+                : route.path.includes('(?P<id>')
+                  ? { params: Type.Object({ id: Type.Integer() }) }
+                  : {}),
+              ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
+              ...(endpoint.body ? { body: endpoint.body } : {}),
+              response: responses(endpoint.response, endpoint.status ?? 200),
+            },
+            handler: async (request, reply) => {
+              const query = (request.query ?? {}) as Record<string, unknown>;
+              const check: Check = {
+                store,
+                me: caller(request),
+                params: textParams(request.params),
+                query,
+                context: typeof query.context === 'string' ? query.context : 'view',
+              };
+              await endpoint.check(check);
+              const body = (request.body ?? {}) as Record<string, unknown>;
+              if (endpoint.status) reply.status(endpoint.status);
+              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply });
+            },
+          });
+  };
+}

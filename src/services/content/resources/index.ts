@@ -1,0 +1,13 @@
+import type { Resource } from './contract.js';
+import { menuItemsResource } from './menu-items/index.js';
+import { menuLocationsResource } from './menu-locations/index.js';
+import { menusResource } from './menus/index.js';
+import { tagsResource } from './tags/index.js';
+
+/** content's resources built on the contract (contract.ts): each one folder and one line here. */
+export const resources: readonly Resource[] = [
+  tagsResource,
+  menuItemsResource,
+  menusResource,
+  menuLocationsResource,
+];
