@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpError } from '../../../platform/errors.js';
+import { HttpError } from '../../../platform/errors.js';
 import { caller, siteOf } from '../http.js';
 import type { Site } from '../render.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
@@ -110,7 +110,7 @@ export async function allowedByChecks(route: ResourceRoute, check: Check): Promi
       .then(
         () => true,
         (error: unknown) => {
-          if ((error as HttpError)?.status === undefined) throw error;
+          if (!(error instanceof HttpError)) throw error;
           return false;
         },
       );
