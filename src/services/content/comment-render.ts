@@ -1,5 +1,6 @@
-import { avatarUrl, type Context, renderHtml, restBase, type Site, wpDate } from './render.js';
+import { avatarUrl, type Context, renderHtml, restBase, wpDate } from './render.js';
 import { texturize } from './render-text.js';
+import type { Site } from './site.js';
 import type { CommentRow } from './store-comments.js';
 
 const restStatus = (status: string) => (status === 'approved' ? 'approved' : status);

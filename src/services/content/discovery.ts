@@ -5,7 +5,6 @@ import type { Database } from '../../platform/database.js';
 import { contentRouteSpecs } from './content-specs.js';
 import { siteOf } from './http.js';
 import { siteOptions } from './options.js';
-import type { Site } from './render.js';
 import { resourceSpecs } from './resources/contract.js';
 import { resources } from './resources/index.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
@@ -26,6 +25,7 @@ import {
 } from './schemas.js';
 import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import type { ContentSettings } from './settings.js';
+import type { Site } from './site.js';
 import { siteRouteSpecs } from './site-specs.js';
 import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';

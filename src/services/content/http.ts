@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, publicOrigin } from '../../platform/request.js';
 import { restError } from './errors.js';
-import type { Site } from './render.js';
+import type { Site } from './site.js';
 import type { UserRow } from './store.js';
 
 /** The authenticated caller of this request (set by the authentication hook), if any. */

@@ -1,8 +1,9 @@
 import { emptyImageMeta, type ImageMeta } from './image-meta.js';
 import { registeredSizes, resizeDimensions } from './image-sizes.js';
 import { excerptWords, newPlayerCount, type PlayerCount, prependAttachment } from './media-html.js';
-import { type Context, curies, renderHtml, type Site, wpDate } from './render.js';
+import { type Context, curies, renderHtml, wpDate } from './render.js';
 import { texturize } from './render-text.js';
+import type { Site } from './site.js';
 import type { MediaInfo, PostRow } from './store.js';
 
 /** Where a stored file is served: set by media.ts for the configured object store. */

@@ -29,8 +29,9 @@ import { dateParam } from './post-dates.js';
 import { attachmentLink, withAttachmentLinks } from './post-fields.js';
 import { checkListContext, splitListParams } from './post-list.js';
 import { coerceIntegers, slugify } from './post-write.js';
-import { type Context, type Site, withoutLinks } from './render.js';
+import { type Context, withoutLinks } from './render.js';
 import { ContextEnum, ForceQuery, IdParams, isTrue, responses } from './schemas.js';
+import type { Site } from './site.js';
 import type { ContentStore, PostRow } from './store.js';
 import { MediaStore } from './store-media.js';
 

@@ -1,6 +1,6 @@
 import { can } from './capabilities.js';
-import type { Site } from './render.js';
 import { hasBlocks } from './render-text.js';
+import type { Site } from './site.js';
 import type { PostRow, UserRow } from './store.js';
 
 /** The capability family of a post type (`edit_posts`, `edit_pages`; attachments use the posts' ones). */

@@ -3,15 +3,10 @@ import { roleCapabilities } from './capabilities.js';
 import { languages } from './languages.js';
 import { actionRels, blockVersion, displayedTitle, permalink, samplePermalink } from './post-fields.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
+import type { Site } from './site.js';
 import type { PostRow, TermRow, UserRow } from './store.js';
 
 export type Context = 'view' | 'edit' | 'embed';
-
-/** Where the site and its API live, from the request (so links work behind any host name). */
-export interface Site {
-  url: string;
-  api: string;
-}
 
 /** WordPress shows dates without an offset; the site runs on UTC so `date` and `date_gmt` agree. */
 export const wpDate = (date: Date) => date.toISOString().slice(0, 19);

@@ -6,9 +6,10 @@ import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { checkOrderby } from './post-list.js';
-import { type Context, renderHtml, type Site, withoutLinks, wpDate } from './render.js';
+import { type Context, renderHtml, withoutLinks, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, isTrue, responses, StringEnum } from './schemas.js';
+import type { Site } from './site.js';
 import type { ContentStore, PostRow } from './store.js';
 import { type RevisionRow, RevisionStore } from './store-revisions.js';
 

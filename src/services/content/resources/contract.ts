@@ -3,9 +3,9 @@ import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import { caller, siteOf } from '../http.js';
-import type { Site } from '../render.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
 import { responses } from '../schemas.js';
+import type { Site } from '../site.js';
 import type { ContentStore, UserRow } from '../store.js';
 
 // A WordPress resource in one declaration: its routes with their parameters, one permission check per endpoint

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { refused, restError } from '../../errors.js';
-import type { Site } from '../../render.js';
 import { itemSchema } from '../../route-spec.js';
 import { StringEnum } from '../../schemas.js';
+import type { Site } from '../../site.js';
 import { type Check, defineResource } from '../contract.js';
 import { canEditMenus } from '../menus/access.js';
 
