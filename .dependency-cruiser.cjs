@@ -1,5 +1,5 @@
 /**
- * The layers of backlot, checked by `npm run layers` (and in `npm test` through src/layers.test.ts):
+ * The layers of backlot, checked by `npm run layers` and in `npm test` (test/layers.test.ts):
  * config and platform at the bottom, each service on top of them, the harness above the services it wraps,
  * the composition (server, cli, index) on top. Imports only point down; type-only imports count too; tests
  * (*.test.ts) may import upwards, never in a cycle.

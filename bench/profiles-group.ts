@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { freePort } from '../test/postgres.js';
-import { startS3 } from '../test/s3.js';
+import { freePort } from '../support/postgres.js';
+import { startS3 } from '../support/s3.js';
 import { compare } from './lib/compare.js';
 import { type BenchContext, launch } from './lib/context.js';
 import { startServer } from './lib/server.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startPostgres } from '../test/postgres.js';
+import { startPostgres } from '../support/postgres.js';
 import type { BenchContext } from './lib/context.js';
 import type { LoadSettings } from './lib/load.js';
 import { Report } from './lib/report.js';

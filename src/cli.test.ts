@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, startPostgres, type TestPostgres } from '../test/postgres.js';
+import { freePort, startPostgres, type TestPostgres } from '../support/postgres.js';
 
 /** The command line from the TypeScript sources (bin/backlot.js runs the same, compiled: see loading.test.ts). */
 const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import pino from 'pino';
-import { freePort } from '../test/postgres.js';
+import { freePort } from '../support/postgres.js';
 import { globalSettings } from './config.js';
 import { DatabaseError } from './platform/database.js';
 import { planServices, startBacklot } from './server.js';

@@ -10,7 +10,7 @@ import { employees } from '../src/services/employees/index.js';
 import { machines } from '../src/services/machines/index.js';
 import { profiles } from '../src/services/profiles/index.js';
 import { things } from '../src/services/things/index.js';
-import { startPostgres, type TestPostgres } from './postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startTestService, type TestService } from './service.js';
 
 // A PostgreSQL server of our own (not the suite's shared one): this file stops and restarts it.

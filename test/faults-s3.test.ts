@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '../src/platform/database.js';
 import { profiles } from '../src/services/profiles/index.js';
 import { createTestDatabase } from './db.js';
-import { freePort } from './postgres.js';
+import { freePort } from '../support/postgres.js';
 import { multipart, png, uploadParts } from './profiles.js';
-import { faultyS3Endpoint } from './s3.js';
+import { faultyS3Endpoint } from '../support/s3.js';
 import { startTestService, type TestService } from './service.js';
 
 // The 500 case lives beside the profiles service (src/services/profiles/s3.test.ts); these are the others.

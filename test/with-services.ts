@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { startPostgres } from './postgres.js';
-import { startS3 } from './s3.js';
+import { startPostgres } from '../support/postgres.js';
+import { startS3 } from '../support/s3.js';
 
 /**
  * Runs a command with a throwaway TLS PostgreSQL started for it:

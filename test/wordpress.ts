@@ -17,7 +17,7 @@ import {
 import { cp } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './postgres.js';
+import { freePort } from '../support/postgres.js';
 import { backlotSeed, type WordPressSeed } from './wordpress-seed.js';
 
 /** A real WordPress (Debian's package) seeded like backlot's first start, for differential tests. */

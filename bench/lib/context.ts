@@ -1,5 +1,5 @@
 import { openPostgres } from '../../src/platform/database.js';
-import type { TestPostgres } from '../../test/postgres.js';
+import type { TestPostgres } from '../../support/postgres.js';
 import type { LoadSettings } from './load.js';
 import type { Report } from './report.js';
 import type { Launch } from './targets.js';

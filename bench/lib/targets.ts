@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../test/postgres.js';
+import { freePort } from '../../support/postgres.js';
 import { startServer } from './server.js';
 
 /** How backlot is started: the built output (production) or the TypeScript sources (smoke runs in tests). */

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
 import { embeddedTemplate } from '../../test/db.js';
-import { startPostgres, type TestPostgres } from '../../test/postgres.js';
+import { startPostgres, type TestPostgres } from '../../support/postgres.js';
 import { type Database, DatabaseError, isUnavailable, openEmbedded, openPostgres } from './database.js';
 import { migrate } from './migrations.js';
 

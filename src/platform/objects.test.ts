@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { faultyS3Endpoint, startS3, type TestS3 } from '../../test/s3.js';
+import { faultyS3Endpoint, startS3, type TestS3 } from '../../support/s3.js';
 import { LocalObjectStore, objectSpace, S3ObjectStore, type S3Settings, stagingFolder } from './objects.js';
 
 let s3: TestS3;

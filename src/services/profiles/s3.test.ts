@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase } from '../../../test/db.js';
 import { multipart, png, uploadParts } from '../../../test/profiles.js';
-import { faultyS3Endpoint, startS3, type TestS3 } from '../../../test/s3.js';
+import { faultyS3Endpoint, startS3, type TestS3 } from '../../../support/s3.js';
 import { startTestService, type TestService } from '../../../test/service.js';
 import { ConfigError } from '../../config.js';
 import type { Database } from '../../platform/database.js';
