@@ -78,7 +78,7 @@ describe('backlot command line', () => {
     assert.equal(flag.code, 2);
     assert.equal(
       flag.stderr,
-      'backlot: unknown or malformed option --bogus (valid options: --port, --host, --data-dir, --delay, --help, --version)\n',
+      'backlot: unknown or malformed option --bogus (valid options: --port, --host, --data-dir, --delay, --routes, --help, --version)\n',
     );
     const id = await backlot(['serve', 'nope']);
     assert.equal(id.code, 2);
