@@ -1,0 +1,26 @@
+import type { Clock } from '../src/platform/service.js';
+
+/** A clock that stands still until a test moves it: windows end and deadlines pass without waiting. */
+export interface TestClock extends Clock {
+  /** Moves the time forward by `ms` milliseconds. */
+  advance(ms: number): void;
+  /** Sets the time (milliseconds since the epoch). */
+  set(ms: number): void;
+}
+
+/**
+ * A test clock starting at `startMs`: by default the start of the current minute, so a test of per-minute windows
+ * begins at a window's start, and the clock is never ahead of the time the database stamps rows with.
+ */
+export function testClock(startMs = Math.floor(Date.now() / 60_000) * 60_000): TestClock {
+  let time = startMs;
+  return {
+    now: () => time,
+    advance(ms) {
+      time += ms;
+    },
+    set(ms) {
+      time = ms;
+    },
+  };
+}
