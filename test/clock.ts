@@ -9,10 +9,11 @@ export interface TestClock extends Clock {
 }
 
 /**
- * A test clock starting at `startMs`: by default the start of the current minute, so a test of per-minute windows
- * begins at a window's start, and the clock is never ahead of the time the database stamps rows with.
+ * A test clock starting at `startMs`: by default the start of the current hour, so a test of per-minute or per-hour
+ * windows begins at the start of both and has the hour to move in, and the clock is never ahead of the time the
+ * database stamps rows with.
  */
-export function testClock(startMs = Math.floor(Date.now() / 60_000) * 60_000): TestClock {
+export function testClock(startMs = Math.floor(Date.now() / 3_600_000) * 3_600_000): TestClock {
   let time = startMs;
   return {
     now: () => time,
