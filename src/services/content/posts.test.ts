@@ -7,6 +7,7 @@ import {
   type Json,
   json,
   published,
+  publishedPosts,
   startContent,
 } from '../../../test/content.js';
 import { seededPosts } from './seed.js';
@@ -51,8 +52,9 @@ describe('reading posts', () => {
       '<http://localhost:80/wp-json/wp/v2/posts?per_page=5&page=1>; rel="prev", ' +
         '<http://localhost:80/wp-json/wp/v2/posts?per_page=5&page=3>; rel="next"',
     );
-    const last = await get(`${api}/posts?per_page=5&page=4`);
-    assert.equal(json(last).length, 4);
+    const pages = Math.ceil(published / 5);
+    const last = await get(`${api}/posts?per_page=5&page=${pages}`);
+    assert.equal(json(last).length, published - (pages - 1) * 5);
     assert.doesNotMatch(String(last.headers.link), /rel="next"/);
   });
 
@@ -100,12 +102,14 @@ describe('reading posts', () => {
 
   test('filters: author, categories, tags, search, include, orderby and order', async () => {
     const byAuthor = json(await get(`${api}/posts?author=${ids.editor}`));
-    assert.equal(byAuthor.length, 7);
+    const publishedBy = (...authors: number[]) =>
+      publishedPosts.filter((post) => authors.includes(post.author)).length;
+    assert.equal(byAuthor.length, publishedBy(ids.editor));
     assert.ok(byAuthor.every((p: Json) => p.author === ids.editor));
     const two = json(await get(`${api}/posts?author[]=${ids.admin}&author[]=${ids.author}`));
-    assert.equal(two.length, 12);
+    assert.equal(two.length, publishedBy(ids.admin, ids.author));
     const comma = json(await get(`${api}/posts?author=${ids.admin},${ids.author}`));
-    assert.equal(comma.length, 12);
+    assert.equal(comma.length, publishedBy(ids.admin, ids.author));
     const news = json(await get(`${api}/posts?categories=2`));
     assert.ok(news.length > 0 && news.every((p: Json) => p.categories.includes(2)));
     const tagged = json(await get(`${api}/posts?tags=6`));
