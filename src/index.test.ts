@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { harnessEnv } from '../test/harness.js';
 import { start } from './index.js';
+import { sampleEmployees } from './services/employees/seed.js';
 
 // The programmatic API from node:test: free ports, a temporary data directory, instances that share nothing.
 
@@ -74,8 +75,8 @@ test('two instances in one process share no state and have their own credentials
   assert.equal(other.status, 401);
   const count = async (url: string) =>
     ((await (await fetch(`${url}/api/2/employees`)).json()) as { data: unknown[] }).data.length;
-  assert.equal(await count(one.url('employees')), 25);
-  assert.equal(await count(two.url('employees')), 24);
+  assert.equal(await count(one.url('employees')), sampleEmployees.length + 1);
+  assert.equal(await count(two.url('employees')), sampleEmployees.length);
 });
 
 test('a given data directory is kept: its credentials, data and checkpoints are there at the next start', async () => {

@@ -12,7 +12,14 @@ import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, noDatabase, openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrations.js';
 import { GeneratedCredentials } from './platform/secrets.js';
-import type { RunningService, ServiceContext, ServiceDefinition, ServiceEntry } from './platform/service.js';
+import {
+  type Clock,
+  type RunningService,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceEntry,
+  systemClock,
+} from './platform/service.js';
 import { keepTickObjectClasses } from './platform/tick-objects.js';
 
 export const version: string = JSON.parse(
@@ -125,9 +132,18 @@ export async function prepareService<S>(
   global: GlobalSettings,
   log: FastifyBaseLogger,
   publicUrl: string,
+  clock: Clock = systemClock,
 ): Promise<ServiceContext<S>> {
   if (definition.schema) await migrate(db, definition.schema, definition.migrations ?? []);
-  return { settings, global, db, log, credentials: new GeneratedCredentials(global.dataDir), publicUrl };
+  return {
+    settings,
+    global,
+    db,
+    log,
+    credentials: new GeneratedCredentials(global.dataDir),
+    publicUrl,
+    clock,
+  };
 }
 
 /**

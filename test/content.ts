@@ -1,11 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { runCommand } from '../src/platform/commands.js';
 import { content } from '../src/services/content/index.js';
+import { seededPosts } from '../src/services/content/seed.js';
 import type { ContentSettings } from '../src/services/content/settings.js';
 import { startTestService, type TestService, type TestServiceOptions } from './service.js';
 
 export const roles = ['admin', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Login = (typeof roles)[number];
+
+/** The seeded posts everyone may read (status publish), in id order: counts in tests derive from the seed. */
+export const publishedPosts = seededPosts.filter((post) => post.status === 'publish');
+export const published = publishedPosts.length;
 
 /** Seeded user ids, in seed order. */
 export const ids: Record<Login, number> = { admin: 1, editor: 2, author: 3, contributor: 4, subscriber: 5 };

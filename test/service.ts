@@ -7,7 +7,7 @@ import { type Env, globalSettings } from '../src/config.js';
 import { faultRuleFromEnv } from '../src/harness/faults.js';
 import { newServiceHarness, type ServiceHarness } from '../src/harness/service-harness.js';
 import { type Database, noDatabase } from '../src/platform/database.js';
-import type { ServiceContext, ServiceDefinition } from '../src/platform/service.js';
+import type { Clock, ServiceContext, ServiceDefinition } from '../src/platform/service.js';
 import { buildService, prepareService } from '../src/server.js';
 import { createTestDatabase } from './db.js';
 
@@ -36,6 +36,8 @@ export interface TestServiceOptions {
   listen?: boolean;
   /** Log lines are collected here instead of discarded (e.g. to prove secrets are never logged). */
   logLines?: string[];
+  /** The service's clock (test/clock.ts's `testClock()` to move time by hand); the system's by default. */
+  clock?: Clock;
 }
 
 /** One service on a throwaway database and data directory, the way `backlot serve <id>` would run it. */
@@ -53,7 +55,15 @@ export async function startTestService<S>(
   const log = lines
     ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
     : pino({ level: process.env.BACKLOT_TEST_LOG ? 'info' : 'silent' });
-  const ctx = await prepareService(definition, definition.settings(env), db, global, log, 'http://127.0.0.1');
+  const ctx = await prepareService(
+    definition,
+    definition.settings(env),
+    db,
+    global,
+    log,
+    'http://127.0.0.1',
+    options.clock,
+  );
   const rule = faultRuleFromEnv(env, definition.id, definition.defaultDelayMs);
   const harness = newServiceHarness(rule, global);
   const { app, banner } = await buildService(definition, ctx, global.host, harness);

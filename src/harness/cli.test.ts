@@ -8,6 +8,7 @@ import { usingPostgres } from '../../test/db.js';
 import { harnessEnv } from '../../test/harness.js';
 import type { Env } from '../config.js';
 import { type Backlot, start } from '../index.js';
+import { sampleEmployees } from '../services/employees/seed.js';
 
 // `backlot reset` and `backlot checkpoint` on a data directory that start() (the same code as `backlot serve`)
 // served, with the server stopped; and what they say while it runs.
@@ -92,7 +93,7 @@ describe('backlot reset and backlot checkpoint', () => {
     assert.deepEqual(restored, { code: 0, stdout: 'restored checkpoint "one"\n', stderr: '' });
     await session(async (b) => {
       assert.deepEqual(await items(b.url('list')), ['bread', 'grapes', 'milk']);
-      assert.equal((await employees(b)).length, 25);
+      assert.equal((await employees(b)).length, sampleEmployees.length + 1);
       // The ids continue as they did after the checkpoint.
       assert.equal(await addItem(b.url('list'), 'eggs'), next.item);
       assert.equal(await addEmployee(b, 'Grace'), next.employee);
@@ -107,13 +108,13 @@ describe('backlot reset and backlot checkpoint', () => {
     assert.deepEqual(reset, { code: 0, stdout: 'reset list to the first-start state\n', stderr: '' });
     await session(async (b) => {
       assert.deepEqual(await items(b.url('list')), ['bread', 'grapes']);
-      assert.equal((await employees(b)).length, 26);
+      assert.equal((await employees(b)).length, sampleEmployees.length + 2);
     });
     assert.equal((await backlot(['reset', '--data-dir', dataDir], env)).code, 0);
     await session(async (b) => {
-      assert.equal((await employees(b)).length, 24);
+      assert.equal((await employees(b)).length, sampleEmployees.length);
       // The generated password (kept) still works after the reset.
-      assert.equal(await addEmployee(b, 'Linus'), 25);
+      assert.equal(await addEmployee(b, 'Linus'), sampleEmployees.length + 1);
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Database, Migration } from './database.js';
-import type { ServiceContext } from './service.js';
+import { type Clock, clockOf, type ServiceContext, systemClock } from './service.js';
 
 /** The table each service with credentials keeps its failed-login counters in (in its own schema). */
 export const loginFailuresMigration = (name: string): Migration => ({
@@ -23,7 +23,8 @@ export interface LoginLimit {
 /**
  * Brute-force protection for Basic and Bearer credentials: a client address past `limit` failed logins in a
  * window is refused before any password is hashed, so guesses can neither find a password nor fill the thread
- * pool with Argon2 work. Counters live in the database, so every process of a deployment shares them.
+ * pool with Argon2 work. Counters live in the database, so every process of a deployment shares them. Windows are
+ * read by the service's clock (the time is sent with each statement, never SQL's `now()`), so a test can end one.
  */
 export class LoginLimiter {
   private readonly table: string;
@@ -31,18 +32,25 @@ export class LoginLimiter {
     private readonly db: Database,
     schema: string,
     private readonly settings: LoginLimit,
+    /** Also what the service's other windows read (machines' rate limits). */
+    readonly clock: Clock = systemClock,
   ) {
     this.table = `${schema}.login_failures`;
+  }
+
+  /** The clock's time, as the statements' timestamp parameter. */
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
   }
 
   /** Seconds until `client` may try again, or undefined when it may try now. */
   async retryAfter(client: string): Promise<number | undefined> {
     if (this.settings.limit === 0) return undefined;
     const { rows } = await this.db.query<{ retry: string }>(
-      `SELECT ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - now()))::text AS retry
+      `SELECT ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - $4::timestamptz))::text AS retry
          FROM ${this.table}
-        WHERE client = $1 AND failures >= $3 AND window_start + make_interval(secs => $2::integer) > now()`,
-      [client, this.settings.windowSeconds, this.settings.limit],
+        WHERE client = $1 AND failures >= $3 AND window_start + make_interval(secs => $2::integer) > $4::timestamptz`,
+      [client, this.settings.windowSeconds, this.settings.limit, this.now()],
     );
     return rows[0] ? Math.max(1, Number(rows[0].retry)) : undefined;
   }
@@ -51,28 +59,28 @@ export class LoginLimiter {
   async fail(client: string): Promise<void> {
     if (this.settings.limit === 0) return;
     await this.db.query(
-      `INSERT INTO ${this.table} AS f (client, window_start, failures) VALUES ($1, now(), 1)
+      `INSERT INTO ${this.table} AS f (client, window_start, failures) VALUES ($1, $3::timestamptz, 1)
        ON CONFLICT (client) DO UPDATE SET
-         window_start = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= now()
-                             THEN now() ELSE f.window_start END,
-         failures = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= now()
+         window_start = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
+                             THEN $3::timestamptz ELSE f.window_start END,
+         failures = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
                          THEN 1 ELSE f.failures + 1 END`,
-      [client, this.settings.windowSeconds],
+      [client, this.settings.windowSeconds, this.now()],
     );
   }
 
   /** Drops finished windows. */
   async sweep(): Promise<void> {
     await this.db.query(
-      `DELETE FROM ${this.table} WHERE window_start + make_interval(secs => $1::integer) <= now()`,
-      [this.settings.windowSeconds],
+      `DELETE FROM ${this.table} WHERE window_start + make_interval(secs => $1::integer) <= $2::timestamptz`,
+      [this.settings.windowSeconds, this.now()],
     );
   }
 
   /** The limiter of a service with the process's LOGIN_FAILURE_* settings, swept every ten minutes until closed. */
   static forService(ctx: ServiceContext, schema: string): LoginLimiter & { close(): Promise<void> } {
     const { loginFailureLimit: limit, loginFailureWindowSeconds: windowSeconds } = ctx.global;
-    const limiter = new LoginLimiter(ctx.db, schema, { limit, windowSeconds });
+    const limiter = new LoginLimiter(ctx.db, schema, { limit, windowSeconds }, clockOf(ctx));
     const sweep = setInterval(() => {
       limiter.sweep().catch((err) => ctx.log.warn({ err }, 'login failure sweep failed'));
     }, 10 * 60_000);

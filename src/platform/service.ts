@@ -28,6 +28,18 @@ export interface ErrorInfo {
   route?: { url?: string; method: string; schema?: unknown };
 }
 
+/** Where a service reads the time for its windows and deadlines (login limits, rate limits, expiries). */
+export interface Clock {
+  /** Milliseconds since the epoch, as `Date.now()`. */
+  now(): number;
+}
+
+/** The process's own clock. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** The clock of a service: its context's, or the system's when the context was built without one. */
+export const clockOf = (ctx: Pick<ServiceContext, 'clock'>): Clock => ctx.clock ?? systemClock;
+
 export interface ServiceContext<S = unknown> {
   /** This service's own settings, from its `settings(env)`. */
   settings: S;
@@ -38,6 +50,11 @@ export interface ServiceContext<S = unknown> {
   credentials: GeneratedCredentials;
   /** Where the service is reachable, for links outside a request (the banner, seeds). */
   publicUrl: string;
+  /**
+   * The time its windows and deadlines are read by (`systemClock` when absent). Tests hand in one they move, so
+   * a window ends or a deadline passes without waiting for it. SQL reads this time as a parameter, never `now()`.
+   */
+  clock?: Clock;
 }
 
 export interface RunningService {

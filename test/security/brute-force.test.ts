@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { globalSettings } from '../../src/config.js';
 import type { ServiceId } from '../../src/platform/service.js';
+import { testClock } from '../clock.js';
 import { basic, contentAppPassword, credentials, editorPassword, startSecured } from './fixtures.js';
 
 /** One protected request per service: a wrong credential, the right one, and how each service says 429. */
@@ -38,18 +39,22 @@ const cases: Array<{
 describe('brute force: failed logins are limited per client address, in the database', () => {
   for (const { id, url, wrong, right, tooMany } of cases) {
     test(id, async () => {
+      const clock = testClock();
       const service = await startSecured(id, {
         env: { LOGIN_FAILURE_LIMIT: '5', LOGIN_FAILURE_WINDOW: '60' },
+        clock,
       });
       const send = (authorization: string, remoteAddress = '203.0.113.7') =>
         service.app.inject({ url, headers: { authorization }, remoteAddress });
       try {
-        for (let i = 0; i < 5; i++) assert.equal((await send(wrong)).statusCode, 401, `guess ${i + 1}`);
+        // The window starts at the first failure and lasts 60 seconds of the service's clock.
+        assert.equal((await send(wrong)).statusCode, 401, 'guess 1');
+        clock.advance(10_000);
+        for (let i = 1; i < 5; i++) assert.equal((await send(wrong)).statusCode, 401, `guess ${i + 1}`);
         for (const authorization of [wrong, right]) {
           const refused = await send(authorization);
           assert.equal(refused.statusCode, 429, 'the sixth try is refused, even with the right credential');
-          assert.ok(Number(refused.headers['retry-after']) >= 1);
-          assert.ok(Number(refused.headers['retry-after']) <= 60);
+          assert.equal(refused.headers['retry-after'], '50');
           assert.ok(tooMany(refused.json()), refused.body);
         }
         assert.equal((await send(right, '198.51.100.9')).statusCode, 200, 'another client is not affected');
@@ -57,6 +62,24 @@ describe('brute force: failed logins are limited per client address, in the data
           `SELECT failures FROM ${id}.login_failures WHERE client = '203.0.113.7'`,
         );
         assert.deepEqual(rows, [{ failures: 5 }]);
+        clock.advance(49_500);
+        const last = await send(wrong);
+        assert.deepEqual(
+          [last.statusCode, last.headers['retry-after']],
+          [429, '1'],
+          'half a second rounds up',
+        );
+        clock.advance(500);
+        assert.equal(
+          (await send(wrong)).statusCode,
+          401,
+          'the window is over: a wrong guess starts a new one',
+        );
+        assert.equal((await send(right)).statusCode, 200);
+        const after = await service.db.query<{ failures: number }>(
+          `SELECT failures FROM ${id}.login_failures WHERE client = '203.0.113.7'`,
+        );
+        assert.deepEqual(after.rows, [{ failures: 1 }]);
       } finally {
         await service.close();
       }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, type Json, json, startContent } from '../../../test/content.js';
+import { api, type ContentTest, type Json, json, published, startContent } from '../../../test/content.js';
 
 let t: ContentTest;
 before(async () => {
@@ -18,11 +18,11 @@ describe('listing like WordPress', () => {
   test('page without per_page pages by 10; neither one gives the full list', async () => {
     const first = await get(`${api}/posts?page=1`);
     assert.equal(json(first).length, 10);
-    assert.equal(first.headers['x-wp-totalpages'], '2');
+    assert.equal(first.headers['x-wp-totalpages'], String(Math.ceil(published / 10)));
     const second = await get(`${api}/posts?page=2`);
-    assert.equal(json(second).length, 9);
+    assert.equal(json(second).length, published - 10);
     assert.match(String(second.headers.link), /page=1>; rel="prev"/);
-    assert.equal(json(await get(`${api}/posts`)).length, 19);
+    assert.equal(json(await get(`${api}/posts`)).length, published);
   });
 
   test('before, after and modified_* are strict bounds; a bad date is rest_invalid_param with details', async () => {

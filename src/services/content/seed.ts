@@ -54,6 +54,12 @@ export function seedPostPlan(n: number) {
 
 export const SEED_POSTS = 30;
 
+/** Every seeded post's plan in id order (post n has id n): tests derive their counts from it. */
+export const seededPosts = Array.from({ length: SEED_POSTS }, (_, i) => ({
+  id: i + 1,
+  ...seedPostPlan(i + 1),
+}));
+
 export function seedSql(): string {
   const statements: string[] = [];
   seedUsers.forEach((u, i) => {

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, basic, type ContentTest, ids, type Json, json, startContent } from '../../../test/content.js';
+import {
+  api,
+  basic,
+  type ContentTest,
+  ids,
+  type Json,
+  json,
+  published,
+  startContent,
+} from '../../../test/content.js';
 import { runCommand } from '../../platform/commands.js';
 import { tokenHash } from '../../platform/secrets.js';
 import { UsageError } from '../../platform/service.js';
@@ -54,7 +63,7 @@ describe('authentication', () => {
     ]) {
       const posts = await get(`${api}/posts?per_page=1`, header);
       assert.equal(posts.statusCode, 200, header);
-      assert.equal(posts.headers['x-wp-total'], '19'); // published posts only: the public's view
+      assert.equal(posts.headers['x-wp-total'], String(published)); // published posts only: the public's view
       assert.equal(posts.headers['cache-control'], undefined);
     }
     // Every wrong try still counts toward the login limit (test/security/brute-force.test.ts).

@@ -51,7 +51,8 @@ function guarded(request: FastifyRequest): boolean {
 export function guard(db: Database, settings: MachinesSettings, limiter: LoginLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!guarded(request)) return;
-    const now = Math.floor(Date.now() / 1000);
+    // The service's clock, which the login limiter holds (a test moves it to end a window).
+    const now = Math.floor(limiter.clock.now() / 1000);
     const hourStart = now - (now % 3600);
     const minuteStart = now - (now % 60);
     const failedTooOften = await limiter.retryAfter(request.ip);

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { testClock } from '../../../test/clock.js';
 import { createTestDatabase } from '../../../test/db.js';
 import type { Database } from '../../platform/database.js';
 import { auth, startMachines, tokens, validCreate } from './support.test.js';
 
 let db: Database;
 
-/** Counters are per clock minute: start a rate-limit test with enough of the minute left to finish in it. */
-async function withinOneMinute() {
-  const left = 60 - ((Date.now() / 1000) % 60);
-  if (left < 20) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
-}
 before(async () => {
   db = await createTestDatabase();
 });
@@ -98,19 +94,18 @@ test('a machine becomes active once MACHINES_PROVISION_MS has passed', async () 
 
 test('rate limits: headers on every response, 429 past the per-minute limit, counters shared by processes', async () => {
   await db.query('DELETE FROM machines.rate_counters');
-  await withinOneMinute();
+  // Counters are per clock minute and hour: the test clock starts at an hour's start and moves only when told.
+  const clock = testClock();
   const env = { MACHINES_RATE_LIMIT_PER_HOUR: '100', MACHINES_RATE_LIMIT_PER_MINUTE: '3' };
-  const one = await startMachines(env, { db });
-  const two = await startMachines(env, { db });
+  const one = await startMachines(env, { db, clock });
+  const two = await startMachines(env, { db, clock });
+  const nextHour = String(Math.floor(clock.now() / 3_600_000) * 3600 + 3600);
   try {
     const first = await one.app.inject({ url: '/v2/machines', headers: auth(tokens.read) });
     assert.equal(first.statusCode, 200);
     assert.equal(first.headers['ratelimit-limit'], '100');
     assert.equal(first.headers['ratelimit-remaining'], '99');
-    const reset = Number(first.headers['ratelimit-reset']);
-    const now = Date.now() / 1000;
-    assert.ok(reset > now && reset <= now + 3600, `reset ${reset} is within the hour`);
-    assert.equal(reset % 3600, 0);
+    assert.equal(first.headers['ratelimit-reset'], nextHour);
 
     // Errors count and carry the headers too.
     const missing = await two.app.inject({ url: '/v2/machines/1', headers: auth(tokens.read) });
@@ -126,8 +121,11 @@ test('rate limits: headers on every response, 429 past the per-minute limit, cou
       message: 'API rate limit exceeded.',
       request_id: limited.headers['x-request-id'],
     });
-    const retryAfter = Number(limited.headers['retry-after']);
-    assert.ok(retryAfter >= 1 && retryAfter <= 60, `retry-after ${retryAfter}`);
+    clock.advance(20_000);
+    const later = await one.app.inject({ url: '/v2/machines', headers: auth(tokens.read) });
+    assert.equal(later.statusCode, 429);
+    assert.equal(limited.headers['retry-after'], '60', 'the minute has just begun');
+    assert.equal(later.headers['retry-after'], '40');
     // Refused for the burst: nothing is left to spend now, whatever the hour has left (was 96).
     assert.equal(limited.headers['ratelimit-remaining'], '0');
 
@@ -140,7 +138,14 @@ test('rate limits: headers on every response, 429 past the per-minute limit, cou
       `SELECT c.count FROM machines.rate_counters c JOIN machines.tokens t ON t.id = c.token_id
        WHERE t.name = 'reader' AND c.window_kind = 'minute'`,
     );
-    assert.deepEqual(rows, [{ count: 4 }]);
+    assert.deepEqual(rows, [{ count: 5 }]);
+
+    // The next minute spends again, from what the hour has left (5 counted, refusals included).
+    clock.advance(40_000);
+    const nextMinute = await two.app.inject({ url: '/v2/machines', headers: auth(tokens.read) });
+    assert.equal(nextMinute.statusCode, 200);
+    assert.equal(nextMinute.headers['ratelimit-remaining'], '94');
+    assert.equal(nextMinute.headers['ratelimit-reset'], nextHour);
   } finally {
     await one.close();
     await two.close();
@@ -149,20 +154,27 @@ test('rate limits: headers on every response, 429 past the per-minute limit, cou
 
 test('past the hourly limit, retry-after points at the next hour', async () => {
   await db.query('DELETE FROM machines.rate_counters');
+  // 25 minutes and 30 seconds into an hour.
+  const clock = testClock();
+  clock.advance(1_530_000);
   const service = await startMachines(
     { MACHINES_RATE_LIMIT_PER_HOUR: '2', MACHINES_RATE_LIMIT_PER_MINUTE: '100' },
-    { db },
+    { db, clock },
   );
-  await withinOneMinute();
+  const sizes = () => service.app.inject({ url: '/v2/sizes', headers: auth() });
   try {
-    for (let i = 0; i < 2; i++) {
-      assert.equal((await service.app.inject({ url: '/v2/sizes', headers: auth() })).statusCode, 200);
-    }
-    const limited = await service.app.inject({ url: '/v2/sizes', headers: auth() });
+    for (let i = 0; i < 2; i++) assert.equal((await sizes()).statusCode, 200);
+    const limited = await sizes();
     assert.equal(limited.statusCode, 429);
     assert.equal(limited.headers['ratelimit-remaining'], '0');
-    const expected = Number(limited.headers['ratelimit-reset']) - Math.floor(Date.now() / 1000);
-    assert.ok(Math.abs(Number(limited.headers['retry-after']) - expected) <= 1);
+    assert.equal(limited.headers['retry-after'], String(3600 - 1530));
+    assert.equal(Number(limited.headers['ratelimit-reset']) * 1000, clock.now() + (3600 - 1530) * 1000);
+    clock.advance((3600 - 1530) * 1000 - 1);
+    assert.equal((await sizes()).headers['retry-after'], '1', 'a last millisecond of the hour rounds to 1');
+    clock.advance(1);
+    const nextHour = await sizes();
+    assert.equal(nextHour.statusCode, 200);
+    assert.equal(nextHour.headers['ratelimit-remaining'], '1');
   } finally {
     await service.close();
   }

@@ -1,4 +1,5 @@
 import {
+  clockOf,
   defineCommand,
   type ServiceCommand,
   type ServiceContext,
@@ -11,7 +12,7 @@ import { type Thing, ThingsStore } from './store.js';
 async function withStore<T>(ctx: ServiceContext<ThingsSettings>, fn: (store: ThingsStore) => Promise<T>) {
   const datastore = await openDatastore(ctx);
   try {
-    return await fn(new ThingsStore(datastore.db));
+    return await fn(new ThingsStore(datastore.db, clockOf(ctx)));
   } finally {
     await datastore.close();
   }

@@ -1,4 +1,4 @@
-import { defineService } from '../../platform/service.js';
+import { clockOf, defineService } from '../../platform/service.js';
 import { commands } from './commands.js';
 import { openDatastore } from './datastore.js';
 import { errorBody } from './errors.js';
@@ -28,7 +28,7 @@ export const things = defineService({
   commands,
   async start(ctx) {
     const datastore = await openDatastore(ctx);
-    const store = new ThingsStore(datastore.db);
+    const store = new ThingsStore(datastore.db, clockOf(ctx));
     const sweep = setInterval(() => {
       store.sweep(ctx.settings.rateLimit.windowSeconds).catch((err) => ctx.log.warn({ err }, 'sweep failed'));
     }, SWEEP_INTERVAL_MS);

@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/database.js';
+import { type Clock, systemClock } from '../../platform/service.js';
 import { READER_ROLE } from './migrations.js';
 
 export interface Thing {
@@ -14,9 +15,20 @@ export interface StoredToken {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Users, login secrets (as hashes) and things, in the `things` schema. No HTTP in here. */
+/**
+ * Users, login secrets (as hashes) and things, in the `things` schema. No HTTP in here. Expiries and rate-limit
+ * windows are read by `clock`, whose time each statement is given (never SQL's `now()`).
+ */
 export class ThingsStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** The clock's time, as a timestamp parameter. */
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
 
   /** The new user's id, or undefined when the username is taken. */
   async createUser(username: string, passwordHash: string): Promise<string | undefined> {
@@ -44,15 +56,17 @@ export class ThingsStore {
   async createToken(userId: string, secretHash: string, ttlSeconds?: number) {
     await this.db.query(
       `INSERT INTO things.tokens (secret_hash, user_id, expires_at)
-       VALUES ($1, $2, CASE WHEN $3::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $3::integer) END)`,
-      [secretHash, userId, ttlSeconds ?? null],
+       VALUES ($1, $2, CASE WHEN $3::integer IS NULL THEN NULL
+                            ELSE $4::timestamptz + make_interval(secs => $3::integer) END)`,
+      [secretHash, userId, ttlSeconds ?? null, this.now()],
     );
   }
 
   async findToken(secretHash: string): Promise<StoredToken | undefined> {
     const { rows } = await this.db.query<{ user_id: string; expired: boolean }>(
-      `SELECT user_id, coalesce(expires_at <= now(), false) AS expired FROM things.tokens WHERE secret_hash = $1`,
-      [secretHash],
+      `SELECT user_id, coalesce(expires_at <= $2::timestamptz, false) AS expired
+         FROM things.tokens WHERE secret_hash = $1`,
+      [secretHash, this.now()],
     );
     return rows[0] ? { userId: rows[0].user_id, expired: rows[0].expired } : undefined;
   }
@@ -102,15 +116,16 @@ export class ThingsStore {
    */
   async hit(bucket: string, limit: number, windowSeconds: number): Promise<number | undefined> {
     const { rows } = await this.db.query<{ hits: number; retry_after: string }>(
-      `INSERT INTO things.rate_limits AS r (bucket, window_start, hits) VALUES ($1, now(), 1)
+      `INSERT INTO things.rate_limits AS r (bucket, window_start, hits) VALUES ($1, $3::timestamptz, 1)
        ON CONFLICT (bucket) DO UPDATE SET
-         window_start = CASE WHEN r.window_start + make_interval(secs => $2::integer) <= now()
-                             THEN now() ELSE r.window_start END,
-         hits = CASE WHEN r.window_start + make_interval(secs => $2::integer) <= now()
+         window_start = CASE WHEN r.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
+                             THEN $3::timestamptz ELSE r.window_start END,
+         hits = CASE WHEN r.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
                      THEN 1 ELSE r.hits + 1 END
-       RETURNING hits, ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - now()))::text
+       RETURNING hits,
+         ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - $3::timestamptz))::text
          AS retry_after`,
-      [bucket, windowSeconds],
+      [bucket, windowSeconds, this.now()],
     );
     const { hits, retry_after } = rows[0];
     return hits > limit ? Math.max(1, Number(retry_after)) : undefined;
@@ -119,9 +134,9 @@ export class ThingsStore {
   /** Drops finished rate-limit windows and expired secrets. */
   async sweep(windowSeconds: number) {
     await this.db.query(
-      `DELETE FROM things.rate_limits WHERE window_start + make_interval(secs => $1::integer) <= now()`,
-      [windowSeconds],
+      `DELETE FROM things.rate_limits WHERE window_start + make_interval(secs => $1::integer) <= $2::timestamptz`,
+      [windowSeconds, this.now()],
     );
-    await this.db.query('DELETE FROM things.tokens WHERE expires_at <= now()');
+    await this.db.query('DELETE FROM things.tokens WHERE expires_at <= $1::timestamptz', [this.now()]);
   }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { testClock } from '../../../test/clock.js';
 import { createTestDatabase } from '../../../test/db.js';
 import { startTestService, type TestService } from '../../../test/service.js';
 import type { Database } from '../../platform/database.js';
@@ -371,10 +372,11 @@ describe('two instances on one database', () => {
 
 describe('rate limits', () => {
   test('signup and login are limited per client address with 429 and Retry-After', async () => {
-    const svc = await start({
-      THINGS_LOGIN_RATE_LIMIT: '2',
-      THINGS_SIGNUP_RATE_LIMIT: '1',
-      THINGS_RATE_LIMIT_WINDOW: '300',
+    const clock = testClock();
+    const svc = await startTestService(things, {
+      db,
+      clock,
+      env: { THINGS_LOGIN_RATE_LIMIT: '2', THINGS_SIGNUP_RATE_LIMIT: '1', THINGS_RATE_LIMIT_WINDOW: '300' },
     });
     const from = (ip: string, url: string, body: unknown) =>
       svc.app.inject({ method: 'POST', url, payload: body as object, remoteAddress: ip });
@@ -385,20 +387,25 @@ describe('rate limits', () => {
       assert.equal((await svc.db.query(`SELECT 1 FROM things.users WHERE username = 'r2'`)).rows.length, 0);
 
       assert.equal((await from('10.0.0.1', '/login', { username: 'r1', password: 'bad' })).statusCode, 401);
+      clock.advance(10_000);
       assert.equal((await from('10.0.0.1', '/login', { username: 'r1', password: 'pw' })).statusCode, 200);
       const limited = await from('10.0.0.1', '/login', { username: 'r1', password: 'pw' });
       assert.equal(limited.statusCode, 429);
-      const retryAfter = Number(limited.headers['retry-after']);
-      assert.ok(retryAfter >= 290 && retryAfter <= 300, String(retryAfter));
+      assert.equal(limited.headers['retry-after'], '290', 'the window started at the first login, 10 s ago');
       assert.deepEqual(limited.json(), {
         code: 'too many requests',
-        description: `Too many attempts from this address; try again in ${retryAfter} s.`,
+        description: 'Too many attempts from this address; try again in 290 s.',
       });
       // Another address is not affected.
       assert.equal((await from('10.0.0.2', '/login', { username: 'r1', password: 'pw' })).statusCode, 200);
 
-      // Once the window has passed the address may try again.
-      await svc.db.query(`UPDATE things.rate_limits SET window_start = now() - interval '301 seconds'`);
+      // Until the window has passed; then the address may try again.
+      clock.advance(289_999);
+      assert.equal(
+        (await from('10.0.0.1', '/login', { username: 'r1', password: 'pw' })).headers['retry-after'],
+        '1',
+      );
+      clock.advance(1);
       assert.equal((await from('10.0.0.1', '/login', { username: 'r1', password: 'pw' })).statusCode, 200);
     } finally {
       await svc.close();
