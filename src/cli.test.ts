@@ -35,7 +35,10 @@ function backlot(args: string[], env: Record<string, string> = {}, cwd?: string)
 
 /** Starts `backlot` and resolves once its banner is out, with the URLs it printed. */
 function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [...cli, ...args], { env: { PATH: process.env.PATH, ...env } });
+  // Stopped at once unless a test is about the drain.
+  const child = spawn(process.execPath, [...cli, ...args], {
+    env: { PATH: process.env.PATH, SHUTDOWN_DRAIN_MS: '0', ...env },
+  });
   let stdout = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const banner = new Promise<string>((resolve, reject) => {
@@ -103,6 +106,31 @@ describe('backlot command line', () => {
       assert.equal(res.status, 200);
       run.child.kill('SIGTERM');
       assert.equal(await run.exited, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('SIGTERM: /readyz turns 503 while requests are still served for SHUTDOWN_DRAIN_MS, then it stops', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
+    try {
+      const run = serve(['serve', 'posts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_DRAIN_MS: '1500',
+      });
+      const url = /posts\s+(http:\/\/\S+)/.exec(await run.banner)?.[1];
+      assert.ok(url);
+      assert.equal((await fetch(`${url}/readyz`)).status, 200);
+      const signalled = Date.now();
+      run.child.kill('SIGTERM');
+      // Until the balancer notices: not ready, yet every request is answered, telling clients to reconnect.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal((await fetch(`${url}/readyz`)).status, 503);
+      const served = await fetch(`${url}/posts/1`);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('connection'), 'close');
+      assert.equal(await run.exited, 0);
+      assert.ok(Date.now() - signalled >= 1500, 'it stops once the drain is over');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, globalSettings, loadEnv } from './config.js';
+import { ConfigError, type GlobalSettings, globalSettings, loadEnv } from './config.js';
 import type { RunningAdmin } from './harness/admin.js';
 import { stateUsage } from './harness/usage.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
@@ -114,7 +114,7 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
     throw error;
   }
   // Before the banner: whoever waits for it may stop the process right away.
-  handleSignals(backlot, global.shutdownGraceMs, logger, admin.admin);
+  handleSignals(backlot, global, logger, admin.admin);
   printBanner(
     backlot,
     global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`,
@@ -134,7 +134,10 @@ function printBanner(backlot: Backlot, database: string, adminLines: string[]) {
 
 function handleSignals(
   backlot: Backlot,
-  graceMs: number,
+  {
+    shutdownGraceMs: graceMs,
+    shutdownDrainMs: drainMs,
+  }: Pick<GlobalSettings, 'shutdownGraceMs' | 'shutdownDrainMs'>,
   logger: { info(msg: string): void },
   admin?: { close(): Promise<void> },
 ) {
@@ -142,6 +145,13 @@ function handleSignals(
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
+    // SIGTERM is how orchestrators and rolling restarts stop a process behind a load balancer: keep serving
+    // while readiness says 503, until the balancer has stopped sending here. Ctrl+C (SIGINT) stops at once.
+    if (signal === 'SIGTERM' && drainMs > 0) {
+      logger.info(`${signal}: /readyz answers 503, still serving for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`);
+      backlot.drain();
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     logger.info(`${signal}: finishing in-flight requests, then stopping`);
     // In-flight requests get `graceMs`; then every socket is closed so shutdown is bounded.
     const force = setTimeout(() => {

@@ -80,6 +80,8 @@ export interface GlobalSettings {
   bodyLimit: number;
   /** How long shutdown waits for in-flight requests before closing sockets. */
   shutdownGraceMs: number;
+  /** After SIGTERM, how long `/readyz` answers 503 while requests are still served, before the listeners close. */
+  shutdownDrainMs: number;
   database: DatabaseSettings;
   /**
    * Fastify's trustProxy: the proxies (addresses, CIDRs, named ranges, comma-separated) whose X-Forwarded-* decide
@@ -141,6 +143,7 @@ export function globalSettings(env: Env, overrides: GlobalOverrides = {}): Globa
     prettyLogs: envBool(env, 'LOG_PRETTY', Boolean(process.stdout.isTTY)),
     bodyLimit: envInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    shutdownDrainMs: envInt(env, 'SHUTDOWN_DRAIN_MS', 5_000, { min: 0 }),
     database: databaseSettings(env),
     trustProxy: trustProxySetting(envString(env, 'TRUST_PROXY')),
     corsOrigins: listSetting(env, 'CORS_ORIGINS', /^https?:\/\/[^/\s]+$/i) ?? [],

@@ -43,6 +43,7 @@ function loaded(
       BACKLOT_DATA_DIR: path.join(scratch, `data-${runs}`),
       NODE_OPTIONS: `--import=${probe}`,
       BACKLOT_MODULE_LOG: log,
+      SHUTDOWN_DRAIN_MS: '0',
       ...options.env,
     },
   });

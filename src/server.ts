@@ -121,7 +121,17 @@ export interface Backlot {
   faultHeaders: FaultHeaders;
   /** Each service's last requests (oldest first), and a way to forget them. */
   journal: { list(id: string): JournalEntry[]; clear(id: string): void };
+  /**
+   * The start of a shutdown behind a load balancer: `/readyz` answers 503 so it stops sending requests here, while
+   * requests are still served (with `Connection: close`, so clients move to other processes).
+   */
+  drain(): void;
   close(): Promise<void>;
+}
+
+/** Set once the process is shutting down (see Backlot.drain). */
+export interface Draining {
+  on: boolean;
 }
 
 /** Migrations and start-up of one service on a database, without HTTP: also what operator commands use. */
@@ -155,6 +165,7 @@ export async function buildService<S>(
   ctx: ServiceContext<S>,
   listenHost?: string,
   harness?: ServiceHarness,
+  draining: Draining = { on: false },
 ) {
   // Fastify and its plugins load with the first service, not for `--help` or an operator command.
   const [running, { createApp }] = await Promise.all([definition.start(ctx), import('./platform/http.js')]);
@@ -173,10 +184,19 @@ export async function buildService<S>(
     logger: ctx.log,
     bodyLimit: ctx.global.bodyLimit,
     trustProxy: ctx.global.trustProxy,
-    ready: () => (definition.schema ? ctx.db.ping() : Promise.resolve()),
+    ready: () =>
+      draining.on
+        ? Promise.reject(new Error('shutting down'))
+        : definition.schema
+          ? ctx.db.ping()
+          : Promise.resolve(),
     version,
     fastPath: running.fastPath,
+    draining: () => draining.on,
     harness: harness && harnessWrapper(harness),
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining.on) reply.header('connection', 'close');
   });
   await app.register(running.routes);
   if (running.close) app.addHook('onClose', running.close);
@@ -193,12 +213,13 @@ async function startService(
   global: GlobalSettings,
   logger: FastifyBaseLogger,
   faultHeaders: FaultHeaders,
+  draining: Draining,
 ): Promise<RunningApp> {
   const url = `http://${displayHost(plan.host)}:${plan.port}`;
   const log = logger.child({ service: definition.id });
   const ctx = await prepareService(definition, plan.settings, db, global, log, url);
   const harness = newServiceHarness(plan.faults, global, faultHeaders);
-  const { app, banner, snapshot } = await buildService(definition, ctx, plan.host, harness);
+  const { app, banner, snapshot } = await buildService(definition, ctx, plan.host, harness, draining);
   try {
     await app.listen({ port: plan.port, host: plan.host });
   } catch (error) {
@@ -275,11 +296,12 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
   // A failure to open is reported through the services that need the database (they may still be loading).
   opening.catch(() => {});
   const faultHeaders = new FaultHeaders(global.faultHeaders);
+  const draining: Draining = { on: false };
   const results = await Promise.allSettled(
     plans.map(async (plan) => {
       const definition = await plan.entry.load();
       const db = definition.schema ? await opening : noDatabase;
-      return startService(plan, definition, db, global, logger, faultHeaders);
+      return startService(plan, definition, db, global, logger, faultHeaders, draining);
     }),
   );
   const [opened] = await Promise.allSettled([opening]);
@@ -307,6 +329,9 @@ export async function startBacklot(plans: ServicePlan[], global: GlobalSettings,
     seeded,
     faultHeaders,
     journal: { list: (id) => journalOf(id).list(), clear: (id) => journalOf(id).clear() },
+    drain() {
+      draining.on = true;
+    },
     async close() {
       // A checkpoint or reset under way finishes first (it uses the services' stores and the database).
       await state.close();

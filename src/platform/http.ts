@@ -33,6 +33,8 @@ export interface AppOptions {
   version: string;
   /** Answers some requests before Fastify's pipeline; see FastPath. */
   fastPath?: FastPath;
+  /** True once the process drains before stopping: every request then goes through Fastify (and its hooks). */
+  draining?: () => boolean;
   cors: CorsPolicy;
   /** Host names accepted besides loopback names and IP literals; undefined when the DNS-rebinding check is off. */
   allowedHosts?: string[];
@@ -173,7 +175,9 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
       caseSensitive: !service.caseInsensitivePaths,
     },
     rewriteUrl: service.beforeRouting ? rewriteWith(service.beforeRouting) : undefined,
-    serverFactory: fastPath ? fastServer(fastPath, cors, expose, () => open, allowedHosts, gate) : undefined,
+    serverFactory: fastPath
+      ? fastServer(fastPath, cors, expose, () => open && !options.draining?.(), allowedHosts, gate)
+      : undefined,
     // Route schemas compile on first use, not at start-up (lazy-schemas.ts).
     schemaController: lazyCompilers,
   }).withTypeProvider<TypeBoxTypeProvider>();

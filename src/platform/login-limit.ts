@@ -23,8 +23,10 @@ export interface LoginLimit {
 /**
  * Brute-force protection for Basic and Bearer credentials: a client address past `limit` failed logins in a
  * window is refused before any password is hashed, so guesses can neither find a password nor fill the thread
- * pool with Argon2 work. Counters live in the database, so every process of a deployment shares them. Windows are
- * read by the service's clock (the time is sent with each statement, never SQL's `now()`), so a test can end one.
+ * pool with Argon2 work. Counters live in the database, so every process of a deployment shares them, and an
+ * attempt is counted in the same statement that checks the limit, so parallel guesses cannot slip past it.
+ * Windows are read by the service's clock (the time is sent with each statement, never SQL's `now()`), so a test
+ * can end one.
  */
 export class LoginLimiter {
   private readonly table: string;
@@ -43,7 +45,7 @@ export class LoginLimiter {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** Seconds until `client` may try again, or undefined when it may try now. */
+  /** Seconds until `client` may try again, or undefined when it may try now. Counts nothing. */
   async retryAfter(client: string): Promise<number | undefined> {
     if (this.settings.limit === 0) return undefined;
     const { rows } = await this.db.query<{ retry: string }>(
@@ -55,17 +57,36 @@ export class LoginLimiter {
     return rows[0] ? Math.max(1, Number(rows[0].retry)) : undefined;
   }
 
-  /** Counts one failed login of `client` in its current window. */
-  async fail(client: string): Promise<void> {
+  /**
+   * Counts one attempt of `client` as failed before its credential is checked, in one statement, so parallel
+   * attempts (from any process) can never check more than `limit` credentials per window. Returns the seconds
+   * to wait when the client is already at the limit (nothing is counted then); `succeeded` gives a correct
+   * attempt back.
+   */
+  async reserve(client: string): Promise<number | undefined> {
+    if (this.settings.limit === 0) return undefined;
+    // The update is skipped (no row returned) while the window is current and full.
+    const { rows } = await this.db.query(
+      `INSERT INTO ${this.table} AS f (client, window_start, failures) VALUES ($1, $4::timestamptz, 1)
+       ON CONFLICT (client) DO UPDATE SET
+         window_start = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $4::timestamptz
+                             THEN $4::timestamptz ELSE f.window_start END,
+         failures = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $4::timestamptz
+                         THEN 1 ELSE f.failures + 1 END
+       WHERE f.window_start + make_interval(secs => $2::integer) <= $4::timestamptz OR f.failures < $3
+       RETURNING failures`,
+      [client, this.settings.windowSeconds, this.settings.limit, this.now()],
+    );
+    if (rows.length > 0) return undefined;
+    return (await this.retryAfter(client)) ?? 1;
+  }
+
+  /** Gives back the attempt `reserve` counted, once the credential turned out right. */
+  async succeeded(client: string): Promise<void> {
     if (this.settings.limit === 0) return;
     await this.db.query(
-      `INSERT INTO ${this.table} AS f (client, window_start, failures) VALUES ($1, $3::timestamptz, 1)
-       ON CONFLICT (client) DO UPDATE SET
-         window_start = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
-                             THEN $3::timestamptz ELSE f.window_start END,
-         failures = CASE WHEN f.window_start + make_interval(secs => $2::integer) <= $3::timestamptz
-                         THEN 1 ELSE f.failures + 1 END`,
-      [client, this.settings.windowSeconds, this.now()],
+      `UPDATE ${this.table} SET failures = failures - 1 WHERE client = $1 AND failures > 0`,
+      [client],
     );
   }
 

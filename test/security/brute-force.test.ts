@@ -87,6 +87,32 @@ describe('brute force: failed logins are limited per client address, in the data
   }
 });
 
+describe('parallel guesses: the check and the count are one step, so exactly the limit is ever verified', () => {
+  for (const { id, url, wrong } of cases) {
+    test(id, async () => {
+      const service = await startSecured(id, {
+        env: { LOGIN_FAILURE_LIMIT: '5', LOGIN_FAILURE_WINDOW: '60' },
+      });
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, () =>
+            service.app.inject({ url, headers: { authorization: wrong }, remoteAddress: '203.0.113.7' }),
+          ),
+        );
+        const codes = answers.map((a) => a.statusCode);
+        assert.equal(codes.filter((c) => c === 401).length, 5, codes.join(' '));
+        assert.equal(codes.filter((c) => c === 429).length, 25, codes.join(' '));
+        const { rows } = await service.db.query<{ failures: number }>(
+          `SELECT failures FROM ${id}.login_failures WHERE client = '203.0.113.7'`,
+        );
+        assert.deepEqual(rows, [{ failures: 5 }]);
+      } finally {
+        await service.close();
+      }
+    });
+  }
+});
+
 describe('behind a proxy, the failed-login limit counts the address the configured proxies vouch for', () => {
   test('TRUST_PROXY=true, a hop count or a bad address stops startup, naming the accepted forms', () => {
     const forms =

@@ -32,7 +32,11 @@ export async function authenticate(
   const header = request.headers.authorization;
   const scheme = authScheme(header);
   if (scheme !== 'bearer' && scheme !== 'basic') return undefined;
-  const retryAfter = await limiter.retryAfter(request.ip);
+  // Tokens are looked up by SHA-256 (no Argon2 to spare), so the guess is counted after the lookup: a wrong one
+  // in the same statement that checks the limit, so parallel guesses cannot slip past it; a right one only
+  // checks it.
+  const found = scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header);
+  const retryAfter = found ? await limiter.retryAfter(request.ip) : await limiter.reserve(request.ip);
   if (retryAfter !== undefined) {
     throw errorFor(
       request,
@@ -43,29 +47,30 @@ export async function authenticate(
       { 'retry-after': String(retryAfter) },
     );
   }
-  const user =
-    scheme === 'bearer' ? await bearerUser(store, header) : await basicUser(store, header, request);
-  if (!user) {
-    // Counted either way, so the limiter still locks out guessing (429 above, whatever the guess).
-    await limiter.fail(request.ip);
+  if (!found) {
     // WordPress 6.1 answers a wrong application password as an anonymous request (its user is worked out after
     // rest_application_password_check_errors has run), so Basic does too. Bearer tokens are backlot's own.
     if (scheme === 'basic') return undefined;
     throw errorFor(request, 401, 'incorrect_password', 'The provided access token is invalid.');
   }
-  return user;
+  if (found.appPassword !== undefined) {
+    await store.markUsed(found.appPassword, request.ip);
+    usedAppPassword.set(request, found.appPassword);
+  }
+  return found.user;
 }
 
 async function bearerUser(store: ContentStore, header: string | undefined) {
   const token = parseBearer(header);
-  return token ? store.findBearer(tokenHash(token)) : undefined;
+  const user = token ? await store.findBearer(tokenHash(token)) : undefined;
+  return user ? { user, appPassword: undefined } : undefined;
 }
 
 /** The application password (credential id) each request authenticated with, for `…/introspect`. */
 const usedAppPassword = new WeakMap<FastifyRequest, number>();
 export const appPasswordOf = (request: FastifyRequest) => usedAppPassword.get(request);
 
-async function basicUser(store: ContentStore, header: string | undefined, request: FastifyRequest) {
+async function basicUser(store: ContentStore, header: string | undefined) {
   const credentials = parseBasic(header);
   if (!credentials) return undefined;
   const given = tokenHash(normalizeAppPassword(credentials.password));
@@ -75,7 +80,5 @@ async function basicUser(store: ContentStore, header: string | undefined, reques
   let matched: number | undefined;
   for (const row of stored) if (safeEqual(row.secret_hash, given)) matched = row.id;
   if (!user || matched === undefined) return undefined;
-  await store.markUsed(matched, request.ip);
-  usedAppPassword.set(request, matched);
-  return user;
+  return { user, appPassword: matched };
 }

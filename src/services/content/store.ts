@@ -281,8 +281,8 @@ export class ContentStore {
   }
 
   async credentialHashes(userId: number, kind: 'app_password' | 'bearer') {
-    const { rows } = await this.db.query<{ id: number; secret_hash: string }>(
-      'SELECT id, secret_hash FROM content.credentials WHERE user_id = $1 AND kind = $2',
+    const { rows } = await this.db.query<{ id: number; name: string; secret_hash: string }>(
+      'SELECT id, name, secret_hash FROM content.credentials WHERE user_id = $1 AND kind = $2',
       [userId, kind],
     );
     return rows;
@@ -304,6 +304,22 @@ export class ContentStore {
       credentialId,
       ip ?? null,
     ]);
+  }
+
+  /** Adds an application password for `userId` only when it has none at all (under a lock); true if added. */
+  async addFirstAppPassword(userId: number, name: string, secretHash: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot:content:app-passwords'))`);
+      const { rows } = await tx.query(
+        `INSERT INTO content.credentials (user_id, kind, name, secret_hash)
+         SELECT $1, 'app_password', $2, $3
+          WHERE NOT EXISTS (SELECT 1 FROM content.credentials WHERE user_id = $1 AND kind = 'app_password')
+         ON CONFLICT (secret_hash) DO NOTHING
+         RETURNING id`,
+        [userId, name, secretHash],
+      );
+      return rows.length > 0;
+    });
   }
 
   async addCredential(userId: number, kind: 'app_password' | 'bearer', name: string, secretHash: string) {

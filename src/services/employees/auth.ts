@@ -33,17 +33,16 @@ export class Authenticator {
     if (cached && cached.until > now) return cached.caller;
     if (cached) this.verified.delete(key);
 
-    const retryAfter = await this.limiter.retryAfter(client);
+    // Counted as a failure before the Argon2 work, given back when right: never more than the limit in flight.
+    const retryAfter = await this.limiter.reserve(client);
     if (retryAfter !== undefined) return { retryAfter };
     const credentials = parseBasic(header);
     const account = credentials ? await this.store.findAccount(credentials.user) : undefined;
     // Unknown names cost one verification too, so response times do not reveal which names exist.
     const stored = account?.passwordHash ?? (await decoyPasswordHash());
     const ok = credentials ? await verifyPassword(stored, credentials.password) : false;
-    if (!ok || !account) {
-      await this.limiter.fail(client);
-      return undefined;
-    }
+    if (!ok || !account) return undefined;
+    await this.limiter.succeeded(client);
 
     const caller = { name: account.name, role: account.role };
     if (this.verified.size >= cacheLimit) this.verified.clear();

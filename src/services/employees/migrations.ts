@@ -24,4 +24,9 @@ export const migrations: Migration[] = [
     `,
   },
   loginFailuresMigration('002_login_failures'),
+  {
+    // The admin generated when no accounts are configured: the first process makes it, every later one keeps it.
+    name: '003_generated_admin',
+    sql: 'ALTER TABLE accounts ADD COLUMN generated boolean NOT NULL DEFAULT false;',
+  },
 ];

@@ -26,6 +26,9 @@ const columns = 'id, name, age, image';
 const uniqueViolation = '23505';
 const sequenceExhausted = '2200H';
 
+/** Serialises account changes of processes starting at once on one database. */
+const accountsLock = `SELECT pg_advisory_xact_lock(hashtext('backlot:employees:accounts'))`;
+
 export class EmployeeStore {
   constructor(private readonly db: Database) {}
 
@@ -120,6 +123,28 @@ export class EmployeeStore {
    * Makes the stored accounts exactly the configured ones. A password that still matches its stored hash
    * keeps that hash, so restarts do not re-hash every password.
    */
+  /**
+   * The generated editor `admin` when no accounts are configured, one per database: the first process to start
+   * makes it with `passwordHash` (replacing any accounts configured before), every later one keeps the one
+   * there. Returns the stored hash and whether this call made it.
+   */
+  async ensureGeneratedAdmin(passwordHash: string): Promise<{ created: boolean; passwordHash: string }> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(accountsLock);
+      const { rows } = await tx.query<{ passwordHash: string; generated: boolean }>(
+        'SELECT password_hash AS "passwordHash", generated FROM employees.accounts',
+      );
+      if (rows.length === 1 && rows[0].generated)
+        return { created: false, passwordHash: rows[0].passwordHash };
+      await tx.query('DELETE FROM employees.accounts');
+      await tx.query(
+        `INSERT INTO employees.accounts (name, password_hash, role, generated) VALUES ('admin', $1, 'editor', true)`,
+        [passwordHash],
+      );
+      return { created: true, passwordHash };
+    });
+  }
+
   async replaceAccounts(wanted: ConfiguredAccount[]): Promise<void> {
     const { rows } = await this.db.query<Account>(
       'SELECT name, password_hash AS "passwordHash", role FROM employees.accounts',
@@ -134,13 +159,15 @@ export class EmployeeStore {
       }),
     );
     await this.db.transaction(async (tx) => {
+      await tx.query(accountsLock);
       await tx.query('DELETE FROM employees.accounts WHERE NOT (name = ANY($1::text[]))', [
         hashed.map((a) => a.name),
       ]);
       for (const account of hashed) {
         await tx.query(
           `INSERT INTO employees.accounts (name, password_hash, role) VALUES ($1, $2, $3)
-           ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role`,
+           ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role,
+             generated = false`,
           [account.name, account.passwordHash, account.role],
         );
       }

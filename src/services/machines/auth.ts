@@ -55,15 +55,16 @@ export function guard(db: Database, settings: MachinesSettings, limiter: LoginLi
     const now = Math.floor(limiter.clock.now() / 1000);
     const hourStart = now - (now % 3600);
     const minuteStart = now - (now % 60);
-    const failedTooOften = await limiter.retryAfter(request.ip);
+    const caller = await findCaller(db, request.headers.authorization);
+    // Tokens are looked up by SHA-256, so a guess is counted after the lookup: a wrong one in the same statement
+    // that checks the limit (parallel guesses cannot slip past it). A request with no token at all is no guess.
+    const guessed = !caller && request.headers.authorization !== undefined;
+    const failedTooOften = guessed ? await limiter.reserve(request.ip) : await limiter.retryAfter(request.ip);
     if (failedTooOften !== undefined) {
       reply.header('retry-after', failedTooOften);
       return reply.code(429).send({ ...tooManyRequestsBody, request_id: request.id });
     }
-    const caller = await findCaller(db, request.headers.authorization);
     if (!caller) {
-      // A request with no token at all is no guess; a wrong token is.
-      if (request.headers.authorization !== undefined) await limiter.fail(request.ip);
       // Unauthenticated requests are not counted against any token, but still see the limits.
       reply.headers({
         'ratelimit-limit': settings.ratePerHour,

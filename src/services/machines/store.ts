@@ -51,8 +51,9 @@ export async function deleteToken(db: Queryable, id: number): Promise<void> {
 }
 
 /**
- * Makes the stored preset tokens match `MACHINES_TOKENS`: each preset is (re)written by name, and presets no
- * longer configured are removed, so changing the variable and restarting takes effect.
+ * Makes the stored preset tokens match `MACHINES_TOKENS`: each preset is written in place by name (its row, and so
+ * its rate-limit counters, stay: another process starting must not reset them nor pull the row from under its
+ * requests), and presets no longer configured are removed, so changing the variable and restarting takes effect.
  */
 export async function syncPresetTokens(
   db: Database,
@@ -64,9 +65,12 @@ export async function syncPresetTokens(
       presets.map((p) => p.name),
     ]);
     for (const p of presets) {
-      await tx.query('DELETE FROM machines.tokens WHERE (name = $1 OR token_hash = $2)', [p.name, p.hash]);
+      // The same token under another name (renamed in the setting, or made by `token create`) gives way.
+      await tx.query('DELETE FROM machines.tokens WHERE token_hash = $2 AND name <> $1', [p.name, p.hash]);
       await tx.query(
-        `INSERT INTO machines.tokens (name, token_hash, scopes, source) VALUES ($1, $2, $3, 'preset')`,
+        `INSERT INTO machines.tokens AS t (name, token_hash, scopes, source) VALUES ($1, $2, $3, 'preset')
+         ON CONFLICT (name) DO UPDATE SET token_hash = excluded.token_hash, scopes = excluded.scopes, source = 'preset'
+         WHERE (t.token_hash, t.scopes, t.source) IS DISTINCT FROM (excluded.token_hash, excluded.scopes, 'preset')`,
         [p.name, p.hash, p.scopes],
       );
     }

@@ -224,3 +224,42 @@ test('settings: defaults, and errors that name the variable', () => {
     ],
   );
 });
+
+test('another process starting keeps the presets and their rate-limit counters; requests meanwhile never fail', async () => {
+  const db = await createTestDatabase();
+  const env = {
+    MACHINES_TOKENS: `ops=${tokens.full}`,
+    MACHINES_RATE_LIMIT_PER_HOUR: '1000000',
+    MACHINES_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  const first = await startTestService(machines, { db, env });
+  const remaining = async () =>
+    Number(
+      (await first.app.inject({ url: '/v2/machines', headers: auth(tokens.full) })).headers[
+        'ratelimit-remaining'
+      ],
+    );
+  try {
+    for (let i = 0; i < 3; i++) await remaining();
+    const before = await remaining();
+    const second = await startTestService(machines, { db, env });
+    await second.close();
+    assert.equal(await remaining(), before - 1, 'the count goes on where it was');
+
+    // Requests on the first process while others start (and rewrite their presets) again and again.
+    let stop = false;
+    const codes: number[] = [];
+    const load = (async () => {
+      while (!stop)
+        codes.push((await first.app.inject({ url: '/v2/machines', headers: auth(tokens.full) })).statusCode);
+    })();
+    for (let i = 0; i < 3; i++) await (await startTestService(machines, { db, env })).close();
+    stop = true;
+    await load;
+    assert.ok(codes.length > 0);
+    assert.deepEqual([...new Set(codes)], [200]);
+  } finally {
+    await first.close();
+    await db.close();
+  }
+});

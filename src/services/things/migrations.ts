@@ -68,4 +68,9 @@ export const migrations: Migration[] = [
         ('Cactus', 'green');
     `,
   },
+  {
+    // The hash of the generated DATASTORE_SECRET, so processes sharing a database share one.
+    name: '003_generated_secret',
+    sql: 'CREATE TABLE things.generated_secrets (name text PRIMARY KEY, secret_hash text NOT NULL);',
+  },
 ];
