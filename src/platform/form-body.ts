@@ -30,23 +30,27 @@ function finish(value: unknown): unknown {
   return keys.every((key, i) => key === String(i)) ? Object.values(map) : map;
 }
 
+/** Names that would reach an object's prototype: never a field. */
+const prototypeKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
- * An `application/x-www-form-urlencoded` body read as PHP reads `$_POST`: `a[]=1&a[]=2` is a list, `a[k]=v` a map
- * (nested as deep as the brackets go), so clients that send WordPress-style forms (`roles[]=editor`,
- * `title[raw]=…`) are understood. A plain key given twice becomes a list too (`tags=1&tags=2`). `__proto__` is
- * never a key.
+ * An `application/x-www-form-urlencoded` body as fields. With `brackets` (WordPress), as PHP reads `$_POST`:
+ * `a[]=1&a[]=2` is a list, `a[k]=v` a map (nested as deep as the brackets go), so clients that send WordPress-style
+ * forms (`roles[]=editor`, `title[raw]=…`) are understood. Without, flat, as Express's `urlencoded({ extended:
+ * false })` reads it (json-server): `a[]` is just a name. Either way a plain key given twice becomes a list
+ * (`tags=1&tags=2`), and no key reaches a prototype.
  */
-export function parseFormBody(body: string): Form {
+export function parseFormBody(body: string, { brackets = true }: { brackets?: boolean } = {}): Form {
   const out: Form = {};
   for (const [key, value] of new URLSearchParams(body)) {
-    const path = pathOf(key);
+    const path = brackets ? pathOf(key) : undefined;
     if (!path) {
-      if (key === '__proto__') continue;
+      if (prototypeKeys.has(key)) continue;
       const existing = out[key];
       out[key] = existing === undefined ? value : ([] as unknown[]).concat(existing, value);
       continue;
     }
-    if (path.length > MAX_DEPTH + 1 || path.includes('__proto__')) continue;
+    if (path.length > MAX_DEPTH + 1 || path.some((segment) => prototypeKeys.has(segment))) continue;
     let container = out;
     path.forEach((segment, i) => {
       // `[]` appends at the next index of this container.

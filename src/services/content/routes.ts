@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { parseFormBody } from '../../platform/form-body.js';
+import { acceptForms } from '../../platform/body-types.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { appPasswordRoutes } from './app-passwords.js';
@@ -141,13 +141,7 @@ export function contentRoutes(
       else jsonBodyParser.call(app, request, body as string, done);
     });
     // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_request, body, done) => {
-        done(null, parseFormBody(body as string));
-      },
-    );
+    acceptForms(app, { brackets: true });
     app.addHook('preValidation', async (request) => {
       // WordPress treats a write without a body as one with no parameters.
       if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { parse as parseQueryString } from 'node:querystring';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptForms, refuseOtherTypes } from '../../platform/body-types.js';
 import { htmlSecurityHeaders } from '../../platform/http.js';
 import { all, jsonServerOptions, type Query, QueryError, runQuery } from '../../platform/json-query/index.js';
 import { publicOrigin } from '../../platform/request.js';
@@ -110,26 +110,10 @@ export function listRoutes({ store, delay, routes, publicDir, jsonp }: RouteOpti
       });
     }
 
-    // HTML forms post urlencoded bodies; json-server accepted them too. Keys that would reach prototypes are dropped.
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => {
-        const fields: Item = {};
-        for (const [key, value] of Object.entries(parseQueryString(body as string))) {
-          if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') fields[key] = value;
-        }
-        done(null, fields);
-      },
-    );
-
-    // json-server ignored other bodies (a text/plain POST stored an empty item); here they are 415, as documented.
-    app.removeContentTypeParser('text/plain');
-    app.addContentTypeParser('*', (request, _payload, done) => {
-      const type = request.headers['content-type']?.split(';')[0].trim() || 'none';
-      const message = `Unsupported Media Type: ${type}; send application/json (or an urlencoded form)`;
-      done(Object.assign(new Error(message), { statusCode: 415 }), undefined);
-    });
+    // HTML forms post urlencoded bodies, read flat as json-server's Express read them; other types are 415 (json-server
+    // ignored them: a text/plain POST stored an empty item), as documented.
+    acceptForms(app, { brackets: false });
+    refuseOtherTypes(app, 'application/json (or an urlencoded form)');
 
     // Express's caching headers as json-server sent them: no-cache trio, a weak ETag of the body, 304 on a match.
     app.addHook('onSend', async (request, reply, payload) => {

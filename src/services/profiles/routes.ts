@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type DocumentNode, GraphQLError, getOperationAST, parse } from 'graphql';
 import mercurius from 'mercurius';
+import { refuseOtherTypes } from '../../platform/body-types.js';
 import { clientError, HttpError } from '../../platform/errors.js';
 import { LocalObjectStore, type ObjectStore } from '../../platform/objects.js';
 import { publicOrigin } from '../../platform/request.js';
@@ -37,12 +38,7 @@ export function profilesRoutes(deps: {
     });
 
     // Only JSON and multipart bodies; `text/plain` (which Fastify parses by default) is 415 like any other type.
-    app.removeContentTypeParser('text/plain');
-    app.addContentTypeParser('*', (request, _payload, done) => {
-      const type = request.headers['content-type']?.split(';')[0].trim() || 'none';
-      const message = `Unsupported Media Type: ${type}; send application/json or multipart/form-data`;
-      done(clientError(415, message), undefined);
-    });
+    refuseOtherTypes(app, 'application/json or multipart/form-data');
 
     // graphql-http: `"extensions": null` means no extensions (Mercurius' body schema wants an object).
     const dropNullExtensions = async (request: FastifyRequest) => {
