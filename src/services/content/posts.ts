@@ -10,7 +10,7 @@ import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { type Embedded, embedFor, withEmbedded } from './post-embed.js';
 import { permalink } from './post-fields.js';
-import { checkListContext, listFilter, splitListParams } from './post-list.js';
+import { checkListContext, listFilter, registeredParams, splitListParams } from './post-list.js';
 import {
   checkWrite,
   coerceWriteBody,
@@ -113,7 +113,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       },
       async (request, reply) => {
         const user = caller(request);
-        const q = request.query as Record<string, never>;
+        const q = registeredParams(request.query, schemas.list);
         const context = (q.context ?? 'view') as Context;
         checkListContext(user, context, `edit_${kind.caps}`);
         const filter = listFilter(kind, q, user);
