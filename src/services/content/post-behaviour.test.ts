@@ -200,4 +200,16 @@ describe('writing like WordPress', () => {
     });
     assert.equal(json(sticky).code, 'rest_invalid_field');
   });
+
+  test('an author edits and deletes their own private post (issue 37)', async () => {
+    const created = json(
+      await send('POST', `${api}/posts`, t.auth.author, { title: 'Mine', status: 'private' }),
+    );
+    assert.equal(created.status, 'private');
+    const updated = await send('POST', `${api}/posts/${created.id}`, t.auth.author, { title: 'Still mine' });
+    assert.equal(updated.statusCode, 200);
+    assert.equal(json(updated).title.raw, 'Still mine');
+    const others = await send('POST', `${api}/posts/11`, t.auth.contributor, { title: 'Not mine' });
+    assert.equal(others.statusCode, 403);
+  });
 });
