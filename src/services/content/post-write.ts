@@ -8,6 +8,7 @@ import { stripTags } from './render.js';
 import { isTrue, type PostWriteBody } from './schemas.js';
 import type { PageWriteBody } from './schemas-posts.js';
 import type { ContentStore, PostRow, PostStatus, PostType, UserRow } from './store.js';
+import type { RevisionStore } from './store-revisions.js';
 
 export type WriteBody = Static<typeof PostWriteBody> & Partial<Static<typeof PageWriteBody>>;
 
@@ -180,3 +181,13 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
 /** Whether a password-protected post shows its content: the caller may edit it or sent the right password. */
 export const unlocked = (user: UserRow | undefined, post: PostRow, password: string | undefined) =>
   post.password === '' || canOnPost(user, 'edit', post) || password === post.password;
+
+/**
+ * wp_trash_post: the status goes aside (`trashed_from`), and so does the slug (`hello__trashed`) so another post may
+ * take it meanwhile; it goes through wp_update_post, which saves a first revision (by `by`) when there is none yet.
+ */
+export async function trashPost(store: ContentStore, revisions: RevisionStore, post: PostRow, by: number) {
+  const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
+  const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
+  await revisions.saveAfterUpdate(trashed, by);
+}

@@ -17,6 +17,7 @@ import {
   fieldsOf,
   type PostKind,
   slugify,
+  trashPost,
   unlocked,
   type WriteBody,
 } from './post-write.js';
@@ -289,11 +290,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         }
         if (post.status === 'trash')
           throw restError(410, 'rest_already_trashed', 'The post has already been deleted.');
-        // wp_trash_post sets the slug aside (`hello__trashed`) so another post may take it meanwhile.
-        const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
-        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
-        // wp_trash_post goes through wp_update_post, which saves a first revision when there is none yet.
-        await revisions.saveAfterUpdate(trashed, (user as UserRow).id);
+        await trashPost(store, revisions, post, (user as UserRow).id);
         return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
       },
     );
