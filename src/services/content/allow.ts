@@ -97,7 +97,8 @@ export async function allowedMethods(
     case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
       const parent = await postOf(store, Number(params.parent), [typeOfRoute(spec.path)]);
       if (!parent) return [];
-      allowed = (m) => canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', parent);
+      // A revision is never deleted (map_meta_cap: do_not_allow), so DELETE is never allowed.
+      allowed = (m) => m !== 'DELETE' && canOnPost(me, 'edit', parent);
       break;
     }
     case '/wp/v2/users': {
