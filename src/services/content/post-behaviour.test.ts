@@ -212,4 +212,32 @@ describe('writing like WordPress', () => {
     const others = await send('POST', `${api}/posts/11`, t.auth.contributor, { title: 'Not mine' });
     assert.equal(others.statusCode, 403);
   });
+
+  test('sticky and a password exclude each other on update too (issue 37)', async () => {
+    const onSticky = await send('POST', `${api}/posts/1`, t.auth.admin, { password: 'x' });
+    assert.equal(onSticky.statusCode, 400);
+    assert.equal(json(onSticky).code, 'rest_invalid_field');
+    assert.equal(json(onSticky).message, 'A sticky post can not be password protected.');
+    const secret = json(
+      await send('POST', `${api}/posts`, t.auth.admin, {
+        title: 'Locked',
+        password: 'pw',
+        status: 'publish',
+      }),
+    );
+    const made = await send('POST', `${api}/posts/${secret.id}`, t.auth.admin, { sticky: true });
+    assert.equal(made.statusCode, 400);
+    assert.equal(json(made).message, 'A password protected post can not be set to sticky.');
+    const stored = json(await get(`${api}/posts/${secret.id}?context=edit`, t.auth.admin));
+    assert.equal(stored.sticky, false);
+    assert.equal(json(await get(`${api}/posts/1?context=edit`, t.auth.admin)).password, '');
+    // Emptying the password and keeping sticky off is fine; a page has no sticky to refuse.
+    assert.equal((await send('POST', `${api}/posts/1`, t.auth.admin, { password: '' })).statusCode, 200);
+    const page = await send('POST', `${api}/pages`, t.auth.admin, {
+      title: 'P',
+      password: 'x',
+      sticky: true,
+    });
+    assert.equal(page.statusCode, 201);
+  });
 });

@@ -133,7 +133,7 @@ export function effectiveStatus(status: PostStatus, date: Date): PostStatus {
 }
 
 /** The columns a write changes: only what the body names (and the status the date implies). */
-export function fieldsOf(body: WriteBody, post?: PostRow) {
+export function fieldsOf(body: WriteBody, post?: PostRow, type: PostType = post?.type ?? 'post') {
   const title = text(body.title);
   let slug = body.slug === undefined ? undefined : slugify(body.slug);
   const date = dateOf(body);
@@ -152,8 +152,17 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
   const finalStatus = status ?? post?.status ?? 'draft';
   const unnamed = finalStatus === 'draft' || finalStatus === 'pending';
   if (slug === undefined && !post?.slug && !unnamed && slugTitle) slug = slugify(slugTitle);
-  if (body.password !== undefined && body.password !== '' && isTrue(body.sticky))
-    throw restError(400, 'rest_invalid_field', 'A post can not be sticky and have a password.');
+  // prepare_item_for_database: sticky and a password exclude each other, the stored ones too (only posts have
+  // `sticky`; a page's is ignored).
+  const stickyWanted = type === 'post' && isTrue(body.sticky);
+  if (body.password !== undefined && body.password !== '') {
+    if (stickyWanted)
+      throw restError(400, 'rest_invalid_field', 'A post can not be sticky and have a password.');
+    if (post?.sticky)
+      throw restError(400, 'rest_invalid_field', 'A sticky post can not be password protected.');
+  }
+  if (stickyWanted && post?.password)
+    throw restError(400, 'rest_invalid_field', 'A password protected post can not be set to sticky.');
   return {
     title,
     content: text(body.content),
@@ -166,7 +175,7 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
     categories: body.categories,
     tags: body.tags,
     date,
-    sticky: body.sticky === undefined ? undefined : isTrue(body.sticky),
+    sticky: body.sticky === undefined || type !== 'post' ? undefined : isTrue(body.sticky),
     comment_status: body.comment_status,
     ping_status: body.ping_status,
     format: body.format,

@@ -211,7 +211,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = requireWriter(caller(request));
         const body = (request.body ?? {}) as WriteBody;
         await checkWrite(store, kind, user, body);
-        const fields = pendingSlug(fieldsOf(body), user);
+        const fields = pendingSlug(fieldsOf(body, undefined, kind.type), user);
         if (!fields.title && !fields.content && !fields.excerpt)
           throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
