@@ -240,4 +240,17 @@ describe('writing like WordPress', () => {
     });
     assert.equal(page.statusCode, 201);
   });
+
+  test('_fields as a PHP array, on items, lists and other routes (issue 37)', async () => {
+    const one = await get(`${api}/posts/1?_fields[]=id&_fields[]=slug`);
+    assert.equal(one.statusCode, 200);
+    assert.deepEqual(json(one), { id: 1, slug: 'getting-started-with-rest-clients-part-1' });
+    const list = await get(`${api}/posts?per_page=2&_fields[]=id&_fields[]=slug`);
+    assert.equal(list.statusCode, 200);
+    assert.deepEqual(Object.keys(json(list)[0]), ['id', 'slug']);
+    assert.match(String(list.headers.link), /_fields%5B0%5D=id&_fields%5B1%5D=slug&page=2/);
+    const user = await get(`${api}/users/1?_fields[]=id&_fields[]=name`);
+    assert.deepEqual(Object.keys(json(user)), ['id', 'name']);
+    assert.deepEqual(Object.keys(json(await get(`${api}/categories?_fields[]=id`))[0]), ['id']);
+  });
 });
