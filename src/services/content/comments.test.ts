@@ -39,6 +39,13 @@ describe('comments', () => {
     assert.equal(json(await get(`${api}/comments/99`)).code, 'rest_comment_invalid_id');
   });
 
+  test('a page past the end is 200 [] with the totals, as core (issue 37)', async () => {
+    const past = await get(`${api}/comments?per_page=1&page=99`);
+    assert.equal(past.statusCode, 200);
+    assert.deepEqual(json(past), []);
+    assert.equal(past.headers['x-wp-totalpages'], past.headers['x-wp-total']);
+  });
+
   test('other statuses need edit_posts to ask and moderate_comments to see', async () => {
     const anonymous = await get(`${api}/comments?status=hold`);
     assert.equal(anonymous.statusCode, 401);

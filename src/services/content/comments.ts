@@ -133,7 +133,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
-        paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
+        paginate(request, reply, total, page, Math.ceil(total / perPage));
         // As core, comments of password-protected posts the caller has not opened are left out of the page (the
         // totals still count them).
         const posts = new Map<number, PostRow | undefined>();

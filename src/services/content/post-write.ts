@@ -36,6 +36,7 @@ const text = (value: string | { raw: string } | undefined) => (typeof value === 
 
 const listFields = ['categories', 'tags'];
 const integerFields = ['author', 'featured_media', 'parent', 'menu_order'];
+const textFields = ['title', 'content', 'excerpt'];
 
 /**
  * WordPress's type coercion on write (rest_sanitize_value_from_schema): `"2,3"` and `["2"]` are id lists, `"5"`
@@ -60,6 +61,16 @@ export function coerceWriteBody(request: FastifyRequest) {
     if (Array.isArray(value)) body[key] = value.map(asInt);
   }
   for (const key of integerFields) if (body[key] !== undefined) body[key] = asInt(body[key]);
+  // Core validates none of title, content and excerpt: prepare_item_for_database takes a string or `raw`, and
+  // ignores anything else (`{"title": 42}` sets no title, so an otherwise empty post is `empty_content`).
+  for (const key of textFields) {
+    const value = body[key];
+    if (value === undefined || typeof value === 'string') continue;
+    const raw = value && typeof value === 'object' ? (value as { raw?: unknown }).raw : undefined;
+    if (typeof raw === 'string') continue;
+    if (typeof raw === 'number') body[key] = { raw: String(raw) };
+    else delete body[key];
+  }
 }
 
 /** Numeric strings (form bodies, loose clients) as integers for the named fields, as core's sanitizing does. */
