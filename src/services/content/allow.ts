@@ -68,12 +68,12 @@ export async function allowedMethods(
       const post = await postOf(store, id, [typeOfRoute(spec.path)]);
       if (!post) return [];
       const editor = canOnPost(me, 'edit', post);
-      // A wrong ?password= fails core's read check too (editors never need one).
+      // A wrong password (the query's, or a write's body's) fails core's read check too, whoever asks.
       const password = typeof query.password === 'string' ? query.password : '';
       const readable =
         (await readableAs(store, post, me)) &&
         (!edit || editor) &&
-        (password === '' || password === post.password || editor);
+        (password === '' || password === post.password);
       allowed = (m) => (m === 'GET' ? readable : canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post));
       break;
     }

@@ -186,6 +186,13 @@ describe('writing like WordPress', () => {
     const unprotected = await get(`${api}/posts/1?password=x`);
     assert.equal(unprotected.statusCode, 403);
     assert.equal(json(unprotected).code, 'rest_post_incorrect_password');
+    // Whoever asks: core checks the password before it looks at who may edit.
+    const asEditor = await get(`${api}/posts/${created.id}?password=wrong`, t.auth.editor);
+    assert.equal(asEditor.statusCode, 403);
+    assert.equal(json(asEditor).code, 'rest_post_incorrect_password');
+    // A write's refused password is the request's too: core's GET check then fails, so Allow drops GET.
+    const refusedWrite = await send('POST', `${api}/posts/1`, t.auth.admin, { password: 'x' });
+    assert.equal(refusedWrite.headers.allow, 'POST, PUT, PATCH, DELETE');
     assert.equal(
       json(await get(`${api}/posts/${created.id}`, t.auth.editor)).content.rendered,
       '<p>Hidden words</p>\n',

@@ -155,12 +155,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const context = request.query.context ?? 'view';
         if (!editContextAllows(user, post, context))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+        const password = request.query.password;
+        // Core compares any ?password= with the post's, even when the post has none (then it never matches), and
+        // before the read check, for everyone (get_item_permissions_check).
+        if (password && password !== post.password)
+          throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         if (!canRead(user, post))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
-        const password = request.query.password;
-        // Core compares any ?password= with the post's, even when the post has none (then it never matches).
-        if (password && password !== post.password && !canOnPost(user, 'edit', post))
-          throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         const allow = ['GET'];
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');

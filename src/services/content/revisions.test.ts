@@ -77,6 +77,9 @@ describe('revisions', () => {
     const still = await get(`${api}/posts/3/revisions/${revision.id}`, t.auth.admin);
     assert.equal(still.statusCode, 200);
     assert.equal(still.headers.allow, 'GET');
+    // One revision keeps its parent link under _fields, as core's revisions controller adds it regardless.
+    const picked = json(await get(`${api}/posts/3/revisions/${revision.id}?_fields=id`, t.auth.admin));
+    assert.deepEqual(Object.keys(picked), ['id', '_links']);
   });
 
   test('pages keep revisions too, and deleting a post deletes its revisions', async () => {

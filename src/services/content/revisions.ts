@@ -157,7 +157,8 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         const body = renderRevision(rev, siteOf(request), rest, request.query.context ?? 'view');
-        return pickItemFields(request, body, fields);
+        // The revisions controller adds its parent link whatever `_fields` says (it has no _links check).
+        return fields?.length ? { ...pickItemFields(request, body, fields), _links: body._links } : body;
       },
     );
 
