@@ -451,6 +451,8 @@ export const writes: Probe[] = [
   admin('POST', '/comments', { post: 1, content: 'First!' }),
   { method: 'POST', path: `${v2}/comments`, body: { post: 1, content: 'Anonymous' } },
   signedIn('subscriber', 'POST', '/comments', { post: 2, content: 'From a subscriber' }),
+  // issue 37: the next one right after is a flood (core: 15 s between a non-moderator's comments)
+  signedIn('subscriber', 'POST', '/comments', { post: 1, content: 'Too quick' }),
   signedIn('subscriber', 'POST', '/comments', { post: 999, content: 'Nowhere' }),
   signedIn('subscriber', 'POST', '/comments', { post: 1, content: '' }),
   // comments of a password-protected post (42) need its password, asked for that one post (comment 7)
