@@ -68,12 +68,12 @@ export async function allowedMethods(
       const post = await postOf(store, id, [typeOfRoute(spec.path)]);
       if (!post) return [];
       const editor = canOnPost(me, 'edit', post);
-      // A wrong ?password= fails core's read check too (editors never need one).
+      // A wrong password (the query's, or a write's body's) fails core's read check too, whoever asks.
       const password = typeof query.password === 'string' ? query.password : '';
       const readable =
         (await readableAs(store, post, me)) &&
         (!edit || editor) &&
-        (password === '' || password === post.password || editor);
+        (password === '' || password === post.password);
       allowed = (m) => (m === 'GET' ? readable : canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', post));
       break;
     }
@@ -97,7 +97,8 @@ export async function allowedMethods(
     case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
       const parent = await postOf(store, Number(params.parent), [typeOfRoute(spec.path)]);
       if (!parent) return [];
-      allowed = (m) => canOnPost(me, m === 'DELETE' ? 'delete' : 'edit', parent);
+      // A revision is never deleted (map_meta_cap: do_not_allow), so DELETE is never allowed.
+      allowed = (m) => m !== 'DELETE' && canOnPost(me, 'edit', parent);
       break;
     }
     case '/wp/v2/users': {

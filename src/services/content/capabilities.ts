@@ -89,10 +89,10 @@ export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', 
   const status = post.status === 'trash' ? (post.trashed_from ?? 'draft') : post.status;
   const needed: string[] = [];
   if (post.author === user.id) {
+    // As map_meta_cap: one's own private post needs only `edit_posts` (an author edits theirs).
     needed.push(
       status === 'publish' || status === 'future' ? `${action}_published_${kind}` : `${action}_${kind}`,
     );
-    if (status === 'private') needed.push(`${action}_private_${kind}`);
   } else {
     needed.push(`${action}_others_${kind}`);
     if (status === 'publish' || status === 'future') needed.push(`${action}_published_${kind}`);

@@ -39,6 +39,40 @@ describe('comments', () => {
     assert.equal(json(await get(`${api}/comments/99`)).code, 'rest_comment_invalid_id');
   });
 
+  test('a page past the end is 200 [] with the totals, as core (issue 37)', async () => {
+    const past = await get(`${api}/comments?per_page=1&page=99`);
+    assert.equal(past.statusCode, 200);
+    assert.deepEqual(json(past), []);
+    assert.equal(past.headers['x-wp-totalpages'], past.headers['x-wp-total']);
+  });
+
+  test('a second comment within 15 s is a flood, unless the caller moderates (issue 37)', async () => {
+    const first = await send('POST', `${api}/comments`, t.auth.author, { post: 1, content: 'Quick one' });
+    assert.equal(first.statusCode, 201);
+    const flood = await send('POST', `${api}/comments`, t.auth.author, { post: 2, content: 'Quick two' });
+    assert.equal(flood.statusCode, 400);
+    assert.deepEqual(json(flood), {
+      code: 'comment_flood',
+      message: 'You are posting comments too quickly. Slow down.',
+      data: { status: 400 },
+    });
+    // A duplicate is still told first; moderators are never throttled.
+    const again = await send('POST', `${api}/comments`, t.auth.author, { post: 1, content: 'Quick one' });
+    assert.equal(json(again).code, 'comment_duplicate');
+    for (const content of ['Editor one', 'Editor two'])
+      assert.equal(
+        (await send('POST', `${api}/comments`, t.auth.editor, { post: 1, content })).statusCode,
+        201,
+      );
+    // 15 seconds later (the last comment moved back in time) the author may comment again.
+    await t.db.query(`UPDATE content.comments SET date = date - interval '15 seconds' WHERE author = $1`, [
+      ids.author,
+    ]);
+    const later = await send('POST', `${api}/comments`, t.auth.author, { post: 2, content: 'Quick two' });
+    assert.equal(later.statusCode, 201);
+    await t.db.query(`DELETE FROM content.comments WHERE content LIKE 'Quick %' OR content LIKE 'Editor %'`);
+  });
+
   test('other statuses need edit_posts to ask and moderate_comments to see', async () => {
     const anonymous = await get(`${api}/comments?status=hold`);
     assert.equal(anonymous.statusCode, 401);

@@ -133,7 +133,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           limit: perPage,
           offset: q.offset ?? (page - 1) * perPage,
         });
-        paginate(request, reply, total, page, Math.ceil(total / perPage), 'rest_comment_invalid_page_number');
+        paginate(request, reply, total, page, Math.ceil(total / perPage));
         // As core, comments of password-protected posts the caller has not opened are left out of the page (the
         // totals still count them).
         const posts = new Map<number, PostRow | undefined>();
@@ -281,6 +281,14 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
             'comment_duplicate',
             'Duplicate comment detected; it looks as though you’ve already said that!',
           );
+        // wp_check_comment_flood (wp_allow_comment, after the duplicate check): less than 15 whole seconds since
+        // the caller's or the e-mail's last comment is a flood; moderators are not throttled.
+        if (!moderator && !can(user, 'manage_options')) {
+          const last = await comments.lastCommentAt({ user: user.id }, email);
+          const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+          if (last && seconds(new Date()) - seconds(last) < 15)
+            throw restError(400, 'comment_flood', 'You are posting comments too quickly. Slow down.');
+        }
         const status: CommentStatus =
           body.status !== undefined
             ? (statusNames[body.status] ?? 'hold')

@@ -107,4 +107,10 @@ export const migrations: Migration[] = [
     sql: 'ALTER TABLE posts ADD COLUMN guid text;',
   },
   menuMigration,
+  {
+    // A post outlives its author, as in WordPress: deleting a user without reassign trashes their posts and pages,
+    // which keep the deleted user's id as author.
+    name: '204_posts_outlive_authors',
+    sql: 'ALTER TABLE posts DROP CONSTRAINT posts_author_fkey;',
+  },
 ];

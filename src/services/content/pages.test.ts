@@ -31,6 +31,27 @@ describe('pages', () => {
     assert.equal(team._links.up[0].href, 'http://localhost:80/wp-json/wp/v2/pages/31');
   });
 
+  test('parameters a post type does not register are ignored (issue 37)', async () => {
+    for (const query of [
+      'categories=2',
+      'tags=6',
+      'categories_exclude=2',
+      'tags_exclude=6',
+      'sticky=true',
+      'categories[]=2',
+    ]) {
+      const res = await get(`${api}/pages?${query}`);
+      assert.equal(res.statusCode, 200, query);
+      assert.deepEqual(idsOf(res), [33, 32, 31], query);
+    }
+    const all = idsOf(await get(`${api}/posts?per_page=100`));
+    for (const query of ['parent=0', 'parent=1', 'parent_exclude=0', 'menu_order=1', 'parent=1,2']) {
+      const res = await get(`${api}/posts?per_page=100&${query}`);
+      assert.equal(res.statusCode, 200, query);
+      assert.deepEqual(idsOf(res), all, query);
+    }
+  });
+
   test('hierarchy filters and menu_order ordering', async () => {
     assert.deepEqual(idsOf(await get(`${api}/pages?parent=31`)), [32]);
     assert.deepEqual(idsOf(await get(`${api}/pages?parent=0`)), [33, 31]);

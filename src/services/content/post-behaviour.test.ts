@@ -186,6 +186,13 @@ describe('writing like WordPress', () => {
     const unprotected = await get(`${api}/posts/1?password=x`);
     assert.equal(unprotected.statusCode, 403);
     assert.equal(json(unprotected).code, 'rest_post_incorrect_password');
+    // Whoever asks: core checks the password before it looks at who may edit.
+    const asEditor = await get(`${api}/posts/${created.id}?password=wrong`, t.auth.editor);
+    assert.equal(asEditor.statusCode, 403);
+    assert.equal(json(asEditor).code, 'rest_post_incorrect_password');
+    // A write's refused password is the request's too: core's GET check then fails, so Allow drops GET.
+    const refusedWrite = await send('POST', `${api}/posts/1`, t.auth.admin, { password: 'x' });
+    assert.equal(refusedWrite.headers.allow, 'POST, PUT, PATCH, DELETE');
     assert.equal(
       json(await get(`${api}/posts/${created.id}`, t.auth.editor)).content.rendered,
       '<p>Hidden words</p>\n',
@@ -199,5 +206,58 @@ describe('writing like WordPress', () => {
       sticky: true,
     });
     assert.equal(json(sticky).code, 'rest_invalid_field');
+  });
+
+  test('an author edits and deletes their own private post (issue 37)', async () => {
+    const created = json(
+      await send('POST', `${api}/posts`, t.auth.author, { title: 'Mine', status: 'private' }),
+    );
+    assert.equal(created.status, 'private');
+    const updated = await send('POST', `${api}/posts/${created.id}`, t.auth.author, { title: 'Still mine' });
+    assert.equal(updated.statusCode, 200);
+    assert.equal(json(updated).title.raw, 'Still mine');
+    const others = await send('POST', `${api}/posts/11`, t.auth.contributor, { title: 'Not mine' });
+    assert.equal(others.statusCode, 403);
+  });
+
+  test('sticky and a password exclude each other on update too (issue 37)', async () => {
+    const onSticky = await send('POST', `${api}/posts/1`, t.auth.admin, { password: 'x' });
+    assert.equal(onSticky.statusCode, 400);
+    assert.equal(json(onSticky).code, 'rest_invalid_field');
+    assert.equal(json(onSticky).message, 'A sticky post can not be password protected.');
+    const secret = json(
+      await send('POST', `${api}/posts`, t.auth.admin, {
+        title: 'Locked',
+        password: 'pw',
+        status: 'publish',
+      }),
+    );
+    const made = await send('POST', `${api}/posts/${secret.id}`, t.auth.admin, { sticky: true });
+    assert.equal(made.statusCode, 400);
+    assert.equal(json(made).message, 'A password protected post can not be set to sticky.');
+    const stored = json(await get(`${api}/posts/${secret.id}?context=edit`, t.auth.admin));
+    assert.equal(stored.sticky, false);
+    assert.equal(json(await get(`${api}/posts/1?context=edit`, t.auth.admin)).password, '');
+    // Emptying the password and keeping sticky off is fine; a page has no sticky to refuse.
+    assert.equal((await send('POST', `${api}/posts/1`, t.auth.admin, { password: '' })).statusCode, 200);
+    const page = await send('POST', `${api}/pages`, t.auth.admin, {
+      title: 'P',
+      password: 'x',
+      sticky: true,
+    });
+    assert.equal(page.statusCode, 201);
+  });
+
+  test('_fields as a PHP array, on items, lists and other routes (issue 37)', async () => {
+    const one = await get(`${api}/posts/1?_fields[]=id&_fields[]=slug`);
+    assert.equal(one.statusCode, 200);
+    assert.deepEqual(json(one), { id: 1, slug: 'getting-started-with-rest-clients-part-1' });
+    const list = await get(`${api}/posts?per_page=2&_fields[]=id&_fields[]=slug`);
+    assert.equal(list.statusCode, 200);
+    assert.deepEqual(Object.keys(json(list)[0]), ['id', 'slug']);
+    assert.match(String(list.headers.link), /_fields%5B0%5D=id&_fields%5B1%5D=slug&page=2/);
+    const user = await get(`${api}/users/1?_fields[]=id&_fields[]=name`);
+    assert.deepEqual(Object.keys(json(user)), ['id', 'name']);
+    assert.deepEqual(Object.keys(json(await get(`${api}/categories?_fields[]=id`))[0]), ['id']);
   });
 });

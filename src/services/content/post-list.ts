@@ -19,6 +19,19 @@ export function splitListParams(request: FastifyRequest) {
 }
 
 /**
+ * The list parameters a post type registers (core's get_collection_params), and the global `_`-parameters: core
+ * never reads the others, so `/pages?categories=2` or `/posts?parent=1` lists as if they were absent.
+ */
+export function registeredParams(query: unknown, schema: { properties?: Record<string, unknown> }) {
+  const names = new Set(Object.keys(schema.properties ?? {}));
+  return Object.fromEntries(
+    Object.entries((query ?? {}) as Record<string, never>).filter(
+      ([name]) => names.has(name) || name.startsWith('_'),
+    ),
+  ) as Record<string, never>;
+}
+
+/**
  * get_items_permissions_check: an edit-context list of posts, pages or media needs the type's `edit_posts` (core's
  * message says "posts" for every type). Its items are then each checked with editContextAllows.
  */

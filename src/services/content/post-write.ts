@@ -8,6 +8,7 @@ import { stripTags } from './render.js';
 import { isTrue, type PostWriteBody } from './schemas.js';
 import type { PageWriteBody } from './schemas-posts.js';
 import type { ContentStore, PostRow, PostStatus, PostType, UserRow } from './store.js';
+import type { RevisionStore } from './store-revisions.js';
 
 export type WriteBody = Static<typeof PostWriteBody> & Partial<Static<typeof PageWriteBody>>;
 
@@ -35,6 +36,7 @@ const text = (value: string | { raw: string } | undefined) => (typeof value === 
 
 const listFields = ['categories', 'tags'];
 const integerFields = ['author', 'featured_media', 'parent', 'menu_order'];
+const textFields = ['title', 'content', 'excerpt'];
 
 /**
  * WordPress's type coercion on write (rest_sanitize_value_from_schema): `"2,3"` and `["2"]` are id lists, `"5"`
@@ -59,6 +61,16 @@ export function coerceWriteBody(request: FastifyRequest) {
     if (Array.isArray(value)) body[key] = value.map(asInt);
   }
   for (const key of integerFields) if (body[key] !== undefined) body[key] = asInt(body[key]);
+  // Core validates none of title, content and excerpt: prepare_item_for_database takes a string or `raw`, and
+  // ignores anything else (`{"title": 42}` sets no title, so an otherwise empty post is `empty_content`).
+  for (const key of textFields) {
+    const value = body[key];
+    if (value === undefined || typeof value === 'string') continue;
+    const raw = value && typeof value === 'object' ? (value as { raw?: unknown }).raw : undefined;
+    if (typeof raw === 'string') continue;
+    if (typeof raw === 'number') body[key] = { raw: String(raw) };
+    else delete body[key];
+  }
 }
 
 /** Numeric strings (form bodies, loose clients) as integers for the named fields, as core's sanitizing does. */
@@ -132,7 +144,7 @@ export function effectiveStatus(status: PostStatus, date: Date): PostStatus {
 }
 
 /** The columns a write changes: only what the body names (and the status the date implies). */
-export function fieldsOf(body: WriteBody, post?: PostRow) {
+export function fieldsOf(body: WriteBody, post?: PostRow, type: PostType = post?.type ?? 'post') {
   const title = text(body.title);
   let slug = body.slug === undefined ? undefined : slugify(body.slug);
   const date = dateOf(body);
@@ -151,8 +163,17 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
   const finalStatus = status ?? post?.status ?? 'draft';
   const unnamed = finalStatus === 'draft' || finalStatus === 'pending';
   if (slug === undefined && !post?.slug && !unnamed && slugTitle) slug = slugify(slugTitle);
-  if (body.password !== undefined && body.password !== '' && isTrue(body.sticky))
-    throw restError(400, 'rest_invalid_field', 'A post can not be sticky and have a password.');
+  // prepare_item_for_database: sticky and a password exclude each other, the stored ones too (only posts have
+  // `sticky`; a page's is ignored).
+  const stickyWanted = type === 'post' && isTrue(body.sticky);
+  if (body.password !== undefined && body.password !== '') {
+    if (stickyWanted)
+      throw restError(400, 'rest_invalid_field', 'A post can not be sticky and have a password.');
+    if (post?.sticky)
+      throw restError(400, 'rest_invalid_field', 'A sticky post can not be password protected.');
+  }
+  if (stickyWanted && post?.password)
+    throw restError(400, 'rest_invalid_field', 'A password protected post can not be set to sticky.');
   return {
     title,
     content: text(body.content),
@@ -165,7 +186,7 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
     categories: body.categories,
     tags: body.tags,
     date,
-    sticky: body.sticky === undefined ? undefined : isTrue(body.sticky),
+    sticky: body.sticky === undefined || type !== 'post' ? undefined : isTrue(body.sticky),
     comment_status: body.comment_status,
     ping_status: body.ping_status,
     format: body.format,
@@ -180,3 +201,13 @@ export function fieldsOf(body: WriteBody, post?: PostRow) {
 /** Whether a password-protected post shows its content: the caller may edit it or sent the right password. */
 export const unlocked = (user: UserRow | undefined, post: PostRow, password: string | undefined) =>
   post.password === '' || canOnPost(user, 'edit', post) || password === post.password;
+
+/**
+ * wp_trash_post: the status goes aside (`trashed_from`), and so does the slug (`hello__trashed`) so another post may
+ * take it meanwhile; it goes through wp_update_post, which saves a first revision (by `by`) when there is none yet.
+ */
+export async function trashPost(store: ContentStore, revisions: RevisionStore, post: PostRow, by: number) {
+  const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
+  const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
+  await revisions.saveAfterUpdate(trashed, by);
+}

@@ -412,6 +412,15 @@ describe('writing posts', () => {
     const empty = await send('POST', `${api}/posts`, t.auth.author);
     assert.equal(empty.statusCode, 400);
     assert.equal(json(empty).code, 'empty_content');
+    // Core validates no title, content or excerpt: what is neither a string nor {raw} is ignored (issue 37).
+    for (const body of [{ title: 42 }, { title: null, content: { rendered: 'x' } }, { excerpt: [1] }]) {
+      const ignored = await send('POST', `${api}/posts`, t.auth.author, body);
+      assert.equal(ignored.statusCode, 400, JSON.stringify(body));
+      assert.equal(json(ignored).code, 'empty_content', JSON.stringify(body));
+    }
+    const numbered = await send('POST', `${api}/posts`, t.auth.author, { title: 42, content: { raw: 7 } });
+    assert.equal(numbered.statusCode, 201);
+    assert.deepEqual([json(numbered).title.raw, json(numbered).content.raw], ['', '7']);
     const published = await send('POST', `${api}/posts`, t.auth.contributor, {
       title: 'x',
       status: 'publish',

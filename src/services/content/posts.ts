@@ -10,13 +10,14 @@ import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http
 import { type MediaFiles, mediaRoutes } from './media.js';
 import { type Embedded, embedFor, withEmbedded } from './post-embed.js';
 import { permalink } from './post-fields.js';
-import { checkListContext, listFilter, splitListParams } from './post-list.js';
+import { checkListContext, listFilter, registeredParams, splitListParams } from './post-list.js';
 import {
   checkWrite,
   coerceWriteBody,
   fieldsOf,
   type PostKind,
   slugify,
+  trashPost,
   unlocked,
   type WriteBody,
 } from './post-write.js';
@@ -113,7 +114,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       },
       async (request, reply) => {
         const user = caller(request);
-        const q = request.query as Record<string, never>;
+        const q = registeredParams(request.query, schemas.list);
         const context = (q.context ?? 'view') as Context;
         checkListContext(user, context, `edit_${kind.caps}`);
         const filter = listFilter(kind, q, user);
@@ -154,12 +155,13 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const context = request.query.context ?? 'view';
         if (!editContextAllows(user, post, context))
           throw refused(!!user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+        const password = request.query.password;
+        // Core compares any ?password= with the post's, even when the post has none (then it never matches), and
+        // before the read check, for everyone (get_item_permissions_check).
+        if (password && password !== post.password)
+          throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         if (!canRead(user, post))
           throw refused(!!user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
-        const password = request.query.password;
-        // Core compares any ?password= with the post's, even when the post has none (then it never matches).
-        if (password && password !== post.password && !canOnPost(user, 'edit', post))
-          throw restError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
         const allow = ['GET'];
         if (canOnPost(user, 'edit', post)) allow.push('POST', 'PUT', 'PATCH');
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
@@ -210,7 +212,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const user = requireWriter(caller(request));
         const body = (request.body ?? {}) as WriteBody;
         await checkWrite(store, kind, user, body);
-        const fields = pendingSlug(fieldsOf(body), user);
+        const fields = pendingSlug(fieldsOf(body, undefined, kind.type), user);
         if (!fields.title && !fields.content && !fields.excerpt)
           throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
@@ -289,11 +291,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         }
         if (post.status === 'trash')
           throw restError(410, 'rest_already_trashed', 'The post has already been deleted.');
-        // wp_trash_post sets the slug aside (`hello__trashed`) so another post may take it meanwhile.
-        const slug = post.slug.endsWith('__trashed') ? post.slug : `${post.slug}__trashed`;
-        const trashed = await store.savePost({ status: 'trash', trashed_from: post.status, slug }, post.id);
-        // wp_trash_post goes through wp_update_post, which saves a first revision when there is none yet.
-        await revisions.saveAfterUpdate(trashed, (user as UserRow).id);
+        await trashPost(store, revisions, post, (user as UserRow).id);
         return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
       },
     );

@@ -180,6 +180,10 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
       // Comments' checks read the body and the collection's defaults too (post, status, author…).
       if (matched.spec.path.startsWith('/wp/v2/comments'))
         query = commentParams(request.method, query, request.body);
+      // A write's `password` is the request's, as core's params put the JSON body first (GET's check reads it).
+      const sent = request.body as Record<string, unknown> | undefined;
+      if (sent && typeof sent === 'object' && !Buffer.isBuffer(sent) && typeof sent.password === 'string')
+        query = { ...query, password: sent.password };
       const context = contextOf(request, reply);
       const methods = await allowedMethods(store, matched, caller(request), context, query).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));

@@ -6,9 +6,9 @@ import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { checkOrderby } from './post-list.js';
-import { type Context, renderHtml, withoutLinks, wpDate } from './render.js';
+import { type Context, renderHtml, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
-import { ContextEnum, ForceQuery, isTrue, responses, StringEnum } from './schemas.js';
+import { ContextEnum, ForceQuery, responses, StringEnum } from './schemas.js';
 import type { Site } from './site.js';
 import type { ContentStore, PostRow } from './store.js';
 import { type RevisionRow, RevisionStore } from './store-revisions.js';
@@ -57,7 +57,7 @@ function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Con
   };
 }
 
-/** `/posts/{id}/revisions` and `/pages/{id}/revisions`: whoever may edit the post may read and delete them. */
+/** `/posts/{id}/revisions` and `/pages/{id}/revisions`: whoever may edit the post may read them; nobody deletes one. */
 export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): FastifyPluginAsync {
   const rest = type === 'page' ? 'pages' : 'posts';
   const revisions = new RevisionStore(store.db);
@@ -158,7 +158,8 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
         const body = renderRevision(rev, siteOf(request), rest, request.query.context ?? 'view');
-        return pickItemFields(request, body, fields);
+        // The revisions controller adds its parent link whatever `_fields` says (it has no _links check).
+        return fields?.length ? { ...pickItemFields(request, body, fields), _links: body._links } : body;
       },
     );
 
@@ -167,7 +168,7 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
       {
         schema: {
           tags,
-          summary: 'Delete a revision (force=true is required: revisions have no trash)',
+          summary: 'Delete a revision: always refused, as WordPress 6.1 (revisions go with their post)',
           params: ItemParams,
           querystring: ForceQuery,
           body: Type.Optional(ForceQuery),
@@ -179,15 +180,14 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
           ? await revisions.find(parent.id, request.params.id)
           : undefined;
         if (!rev) throw restError(404, 'rest_post_invalid_id', 'Invalid revision ID.');
-        if (!isTrue(request.body?.force ?? request.query.force))
-          throw restError(
-            501,
-            'rest_trash_not_supported',
-            "Revisions do not support trashing. Set 'force=true' to delete.",
-          );
-        const previous = withoutLinks(renderRevision(rev, siteOf(request), rest, 'edit'));
-        await revisions.delete(rev);
-        return { deleted: true, previous };
+        await parentOf(request, parent.id);
+        // map_meta_cap answers `delete_post` on a revision with do_not_allow: WordPress 6.1's route never deletes
+        // one, whoever asks and whatever `force` says (revisions go with their post).
+        throw refused(
+          !!caller(request),
+          'rest_cannot_delete',
+          'Sorry, you are not allowed to delete this revision.',
+        );
       },
     );
   };

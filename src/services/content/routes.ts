@@ -53,6 +53,9 @@ function normalizeQuery(request: FastifyRequest) {
     const value = query[name];
     if (typeof value === 'string' && value.includes(',')) query[name] = value.split(',').filter(Boolean);
   }
+  // `_fields` is core's global parameter, read by wp_parse_list: a PHP array (`_fields[]=id&_fields[]=slug`) is
+  // the same list as `_fields=id,slug`, on every route.
+  if (Array.isArray(query._fields)) query._fields = query._fields.map(String).join(',');
 }
 
 const metaRoutes =

@@ -129,6 +129,20 @@ export class CommentStore {
     return rows.length > 0;
   }
 
+  /**
+   * wp_check_comment_flood's query: when, in the last hour, this user (a visitor: this IP) or this e-mail last
+   * commented.
+   */
+  async lastCommentAt(by: { user: number } | { ip: string }, email: string): Promise<Date | undefined> {
+    const [column, value] = 'user' in by ? ['author', by.user] : ['author_ip', by.ip];
+    const { rows } = await this.db.query<{ date: Date }>(
+      `SELECT date FROM content.comments WHERE date >= now() - interval '1 hour'
+       AND (${column} = $1 OR lower(author_email) = lower($2)) ORDER BY date DESC LIMIT 1`,
+      [value, email],
+    );
+    return rows[0] ? new Date(rows[0].date) : undefined;
+  }
+
   async duplicate(post: number, parent: number, email: string, content: string) {
     const { rows } = await this.db.query(
       `SELECT 1 FROM content.comments WHERE post = $1 AND parent = $2 AND lower(author_email) = lower($3)

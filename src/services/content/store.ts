@@ -518,17 +518,35 @@ export class ContentStore {
     ]);
   }
 
-  /** Moves the user's posts to `reassign` (when given), then trashes or deletes the user (and, without reassign, their posts). */
-  async removeUser(id: number, options: { reassign?: number; force: boolean }) {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Moves the user's posts to `reassign` (when given), then trashes or deletes the user. Deleting for good without
+   * reassign is wp_delete_user's wp_delete_post on each of their posts: media, revisions and what was already in
+   * the trash go for good (with the revisions of those posts), while the posts and pages left (returned) stay, by
+   * the deleted author, for the caller to trash.
+   */
+  async removeUser(id: number, options: { reassign?: number; force: boolean }): Promise<number[]> {
+    return this.db.transaction(async (tx) => {
       if (options.reassign !== undefined)
         await tx.query('UPDATE content.posts SET author = $2 WHERE author = $1', [id, options.reassign]);
       if (options.force) {
-        await tx.query('DELETE FROM content.posts WHERE author = $1', [id]);
+        await tx.query(
+          `WITH gone AS (
+             DELETE FROM content.posts WHERE author = $1 AND NOT (type IN ('post', 'page') AND status <> 'trash')
+             RETURNING id
+           )
+           DELETE FROM content.posts WHERE type = 'revision' AND parent IN (SELECT id FROM gone)`,
+          [id],
+        );
         await tx.query('DELETE FROM content.users WHERE id = $1', [id]);
+        const { rows } = await tx.query<{ id: number }>(
+          'SELECT id FROM content.posts WHERE author = $1 ORDER BY id',
+          [id],
+        );
+        return rows.map((row) => row.id);
       } else {
         await tx.query('UPDATE content.users SET trashed_at = now() WHERE id = $1', [id]);
       }
+      return [];
     });
   }
 

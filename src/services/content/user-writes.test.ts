@@ -208,7 +208,7 @@ describe('listing and deleting users', () => {
     assert.equal(json(bad).code, 'rest_invalid_param');
   });
 
-  test('reassign=false deletes the user and their posts, as core', async () => {
+  test('reassign=false deletes the user and trashes their posts, as core', async () => {
     const created = json(
       await send('POST', `${api}/users`, t.auth.admin, {
         username: 'writer',
@@ -226,8 +226,8 @@ describe('listing and deleting users', () => {
     });
     assert.equal(res.statusCode, 200);
     assert.equal(json(res).deleted, true);
-    const left = await t.db.query('SELECT 1 FROM content.posts WHERE author = $1', [created.id]);
-    assert.equal(left.rows.length, 0);
+    const left = await t.db.query('SELECT status FROM content.posts WHERE author = $1', [created.id]);
+    assert.deepEqual(left.rows, [{ status: 'trash' }]);
     assert.equal(await stored('writer'), undefined);
   });
 });

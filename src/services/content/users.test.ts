@@ -332,11 +332,15 @@ describe('deleting users', () => {
     assert.equal((await get(`${api}/users/${ids.contributor}`, t.auth.admin)).statusCode, 404);
   });
 
-  test('force with reassign=false deletes the user’s posts too', async () => {
+  test('force with reassign=false trashes the user’s posts, as wp_delete_user (issue 37)', async () => {
     assert.equal(await postCount(ids.author), 7);
     const res = await del(`${api}/users/${ids.author}?force=1&reassign=false`, t.auth.admin);
     assert.equal(res.statusCode, 200);
-    assert.equal(await postCount(ids.author), 0);
-    assert.equal((await get(`${api}/posts/3`)).statusCode, 404);
+    assert.equal(await postCount(ids.author), 7);
+    assert.equal((await get(`${api}/posts/3`)).statusCode, 401);
+    const trashed = json(await get(`${api}/posts/3`, t.auth.admin));
+    assert.equal(trashed.status, 'trash');
+    assert.equal(trashed.author, ids.author);
+    assert.match(trashed.slug, /^[a-z0-9-]+__trashed$/);
   });
 });

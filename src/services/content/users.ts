@@ -5,6 +5,7 @@ import { can, roleCapabilities } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
+import { trashPost } from './post-write.js';
 import { type Context, renderUser, withoutLinks } from './render.js';
 import {
   IdParams,
@@ -16,6 +17,7 @@ import {
   UserSchema,
 } from './schemas.js';
 import type { ContentStore, UserRow } from './store.js';
+import { RevisionStore } from './store-revisions.js';
 import { invalidParam } from './user-writes.js';
 
 const base = '/wp-json/wp/v2/users';
@@ -248,7 +250,13 @@ export function userRoutes(store: ContentStore): FastifyPluginAsync {
           if (!force && user.trashed_at)
             throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
           const previous = withoutLinks(renderUser(user, siteOf(request), 'edit'));
-          await store.removeUser(user.id, { reassign: reassign || undefined, force });
+          const left = await store.removeUser(user.id, { reassign: reassign || undefined, force });
+          // Without reassign, their posts and pages go to the trash (wp_delete_post with EMPTY_TRASH_DAYS).
+          const revisions = new RevisionStore(store.db);
+          for (const postId of left) {
+            const post = await store.findPost(postId);
+            if (post) await trashPost(store, revisions, post, (me as UserRow).id);
+          }
           return force ? { deleted: true, previous } : { deleted: false, trashed: true, previous };
         },
       );
