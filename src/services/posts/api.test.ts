@@ -530,6 +530,18 @@ describe('posts: HTTP behaviour', () => {
     assert.equal(response.body, pretty({ ...data, photos }));
   });
 
+  it("lists /db's resources in JSONPlaceholder's order: users before todos", async () => {
+    const response = await get('/db');
+    assert.deepEqual(Object.keys(JSON.parse(response.body)), [
+      'posts',
+      'comments',
+      'albums',
+      'photos',
+      'users',
+      'todos',
+    ]);
+  });
+
   it('documents every route in OpenAPI', async () => {
     const spec = json(await get('/openapi.json'));
     for (const path of [

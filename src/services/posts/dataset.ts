@@ -181,7 +181,8 @@ export function buildDataset(): Dataset {
     const id = index + 1;
     return { userId: Math.ceil(id / 20), id, title: phrase(random, 2, 8), completed: random.int(0, 1) === 1 };
   });
-  return { posts, comments, albums, photos, todos, users };
+  // Key order is /db's order, JSONPlaceholder's: users before todos (the home page lists todos first).
+  return { posts, comments, albums, photos, users, todos };
 }
 
 /** The same photos with absolute image URLs on `origin` (e.g. `http://localhost:8083`). */
