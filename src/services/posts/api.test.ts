@@ -372,6 +372,31 @@ describe('posts: list queries (json-server semantics)', () => {
     assert.deepEqual(Object.keys(json(once)[0]), ['userId', 'id', 'title', 'body', 'comments', 'user']);
   });
 
+  it('answers as docs/posts.md says for _sort given twice, _expand with a plural and _page below 1', async () => {
+    // Repeated _sort (and _order) parameters join as one list: userId descending, then id ascending.
+    const twice = json(await get('/posts?_sort=userId&_sort=id&_order=desc&_limit=3'));
+    assert.deepEqual(
+      twice.map((post: { id: number }) => post.id),
+      [91, 92, 93],
+    );
+    const paired = json(await get('/posts?_sort=id&_sort=userId&_order=desc&_order=asc&_limit=3'));
+    assert.deepEqual(
+      paired.map((post: { id: number }) => post.id),
+      [100, 99, 98],
+    );
+    // _expand takes the singular name: `users` adds nothing.
+    assert.equal((await get('/posts/1?_expand=users')).body, pretty(data.posts[0]));
+    assert.deepEqual(json(await get('/posts?_expand=users&_limit=2')), data.posts.slice(0, 2));
+    // A _page that is not a whole number of at least 1 is page 1, with page 1's Link.
+    const first = await get('/posts?_page=1');
+    for (const page of ['0', '-1', 'abc', '1.5', '']) {
+      const response = await get(`/posts?_page=${page}`);
+      assert.equal(response.body, first.body, page);
+      assert.equal(response.headers['x-total-count'], '100', page);
+      assert.equal(response.headers.link, first.headers.link, page);
+    }
+  });
+
   it('searches every field, nested ones included, with q', async () => {
     const matches = (needle: string) => {
       const test = (value: unknown): boolean =>
