@@ -17,7 +17,11 @@ export interface BusboyFileInfo {
 export interface Busboy extends NodeJS.WritableStream {
   on(
     event: 'field',
-    listener: (name: string, value: string, info: { valueTruncated: boolean }) => void,
+    listener: (
+      name: string,
+      value: string,
+      info: { valueTruncated: boolean; encoding: string; mimeType: string },
+    ) => void,
   ): this;
   on(
     event: 'file',

@@ -159,20 +159,42 @@ describe('GraphQL over HTTP', () => {
     assert.doesNotMatch(message, /function|resolve|promise/);
   });
 
-  test('a file part with an empty file name gets a message saying so', async () => {
+  test('a file part with an empty file name gets a message saying so, whatever its type', async () => {
+    // busboy reads a part with filename="" as a field unless it is application/octet-stream.
+    for (const type of ['application/octet-stream', 'image/png', 'text/plain']) {
+      const { body, contentType } = multipart([
+        {
+          name: 'operations',
+          value: JSON.stringify({ query: uploadMutation, variables: { input: { userId: 'x', file: null } } }),
+        },
+        { name: 'map', value: JSON.stringify({ 0: ['variables.input.file'] }) },
+        { name: '0', value: png, filename: '', contentType: type },
+      ]);
+      const response = await call({ method: 'POST', headers: { 'content-type': contentType }, body });
+      assert.equal(response.status, 200, type);
+      assert.equal(
+        response.body.errors?.[0].message,
+        'error uploading file: the file name is empty (the part\'s filename is "" or only directories and control characters); send the file with its name, e.g. avatar.png',
+        type,
+      );
+    }
+  });
+
+  test('a part that is neither operations, map nor a mapped file is still refused', async () => {
     const { body, contentType } = multipart([
       {
         name: 'operations',
         value: JSON.stringify({ query: uploadMutation, variables: { input: { userId: 'x', file: null } } }),
       },
       { name: 'map', value: JSON.stringify({ 0: ['variables.input.file'] }) },
-      { name: '0', value: png, filename: '', contentType: 'application/octet-stream' },
+      { name: 'extra', value: 'text' },
+      { name: '0', value: png, filename: 'a.png', contentType: 'image/png' },
     ]);
     const response = await call({ method: 'POST', headers: { 'content-type': contentType }, body });
-    assert.equal(response.status, 200);
+    assert.equal(response.status, 400);
     assert.equal(
       response.body.errors[0].message,
-      'error uploading file: the file name is empty (the part\'s filename is "" or only directories and control characters); send the file with its name, e.g. avatar.png',
+      "error uploading file: only the 'operations' and 'map' parts are allowed",
     );
   });
 });

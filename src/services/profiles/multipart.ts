@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { Upload } from 'graphql-upload-minimal';
@@ -95,7 +95,8 @@ export function processMultipart(
     try {
       parser = multipartParser(req.headers, {
         fieldSize: options.maxFieldSize,
-        fields: 2,
+        // operations, map, and each mapped file that busboy reads as a field (see the 'field' handler).
+        fields: 2 + options.maxFiles,
         fileSize: options.maxFileSize,
         files: options.maxFiles,
       });
@@ -121,8 +122,27 @@ export function processMultipart(
       setImmediate(() => req.resume());
     };
 
-    parser.on('field', (name, value, { valueTruncated }) => {
+    parser.on('field', (name, value, { valueTruncated, encoding, mimeType }) => {
       if (failed) return;
+      if (map) {
+        // After the map only files may come. busboy reads a part sent with filename="" (or none) as a field
+        // unless its type is application/octet-stream: a mapped one is that file, with an empty name, which
+        // the resolver refuses with its own message, as for an octet-stream part.
+        const upload = map.get(name);
+        if (!upload || upload.file) {
+          fail(new MultipartError("only the 'operations' and 'map' parts are allowed"));
+          return;
+        }
+        Object.assign(upload, { toJSON: () => `(the uploaded file '${name}')` });
+        upload.resolve({
+          fieldName: name,
+          filename: '',
+          mimetype: mimeType,
+          encoding,
+          createReadStream: () => Readable.from([Buffer.from(value)]),
+        });
+        return;
+      }
       if (valueTruncated) {
         fail(new MultipartError(`the '${name}' part is larger than ${options.maxFieldSize} bytes`, 413));
         return;
