@@ -128,10 +128,11 @@ export function s3ObjectsState(
     return found.filter((o) => space.owns(o.key.slice(prefix.length)));
   };
   const keys = async (prefix: string) => (await objects(prefix)).map((o) => o.key);
-  const copy = async (from: string, to: string) => {
+  /** Copies an object; `acl` unset leaves the copy private (the bucket's default), as checkpoint copies are. */
+  const copy = async (from: string, to: string, acl?: S3Settings['acl']) => {
     const { sdk, client } = await s3;
     const source = `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
-    await client.send(new sdk.CopyObjectCommand({ Bucket, Key: to, CopySource: source, ACL: settings.acl }));
+    await client.send(new sdk.CopyObjectCommand({ Bucket, Key: to, CopySource: source, ACL: acl }));
   };
   const remove = async (list: string[]) => {
     const { sdk, client } = await s3;
@@ -147,6 +148,7 @@ export function s3ObjectsState(
       const prefix = prefixOf(dir);
       await remove(await keys(prefix));
       const live = await keys('');
+      // Saved copies are private whatever STORAGE_ACL says: only the restored live objects get it back.
       await Promise.all(live.map((key) => copy(key, prefix + key)));
       await writeFile(path.join(dir, bucketMarker), `${space.owner}\n`, { mode: 0o600 });
     },
@@ -156,7 +158,7 @@ export function s3ObjectsState(
       const [live, saved] = await Promise.all([keys(''), keys(prefix)]);
       const kept = new Set(saved.map((k) => k.slice(prefix.length)));
       await remove(live.filter((k) => !kept.has(k)));
-      await Promise.all(saved.map((key) => copy(key, key.slice(prefix.length))));
+      await Promise.all(saved.map((key) => copy(key, key.slice(prefix.length), settings.acl)));
     },
     async drop(key) {
       await remove(await keys(`${checkpointPrefix}${key}/`));
