@@ -18,9 +18,16 @@ export async function launchOfflineBrowser(): Promise<Browser> {
   });
 }
 
-/** Opens a page that may only talk to 127.0.0.1/localhost; returns the page and the URLs it tried elsewhere. */
-export async function openOffline(browser: Browser, url: string) {
-  const context = await browser.newContext();
+/**
+ * Opens a page that may only talk to 127.0.0.1/localhost (in a fresh context: empty storage, `viewport` if
+ * given); returns the page and the URLs it tried elsewhere.
+ */
+export async function openOffline(
+  browser: Browser,
+  url: string,
+  options: { viewport?: { width: number; height: number } } = {},
+) {
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
   const blocked: string[] = [];
   await context.route('**/*', (route) => {
     const host = new URL(route.request().url()).hostname;

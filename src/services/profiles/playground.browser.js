@@ -8,9 +8,19 @@ const h = React.createElement;
 /** What the Files panel holds: a variable path (`input.file`) and the file chosen for it. */
 const uploads = [{ path: 'input.file', file: null }];
 
-const defaultQuery = `# backlot profiles. Run an operation with the ▶ button (Ctrl-Enter); with several, pick one.
-# To upload a profile image: run CreateUser, put its id in the Variables below, choose an image in the
-# Files panel (paperclip, left: it is sent in place of input.file), run UploadImage, then Users again.
+// The comment's lines fit the query editor with the Files panel open in a 1400 px window (about 35 characters).
+const defaultQuery = `# backlot profiles. Run an
+# operation with the ▶ button
+# (Ctrl-Enter); with several,
+# pick one.
+# To upload a profile image:
+# 1. run CreateUser;
+# 2. put its id in the Variables
+#    below;
+# 3. choose an image in the Files
+#    panel (paperclip, left): it
+#    is sent as input.file;
+# 4. run UploadImage, then Users.
 query Users {
   users {
     id
@@ -195,6 +205,19 @@ function FilesPanel() {
 
 const filesPlugin = { title: 'Files', icon: PaperclipIcon, content: FilesPanel };
 
+/**
+ * Whether GraphiQL has stored nothing yet (a first visit, or its storage cleared). GraphiQL 3 starts the Variables
+ * editor empty then, even though the default tab holds variables (it takes only the query from it), so on a
+ * first visit they are also given as the editor's starting text; later visits keep what the browser stored.
+ */
+const firstVisit = (() => {
+  try {
+    return window.localStorage.getItem('graphiql:tabState') === null;
+  } catch {
+    return true;
+  }
+})();
+
 const fetcher = GraphiQL.createFetcher({
   url: new URL('query', window.location.href).toString(),
   fetch: uploadingFetch,
@@ -205,6 +228,7 @@ ReactDOM.createRoot(document.getElementById('graphiql')).render(
     fetcher,
     // Used until the browser has stored tabs of its own, so a reload keeps what was typed.
     defaultTabs: [{ query: defaultQuery, variables: defaultVariables }],
+    ...(firstVisit ? { variables: defaultVariables } : {}),
     defaultEditorToolsVisibility: 'variables',
     plugins: [filesPlugin],
     visiblePlugin: filesPlugin,

@@ -101,6 +101,76 @@ async function run(page: Page, expected: string, operation?: string) {
   return (await page.textContent('.graphiql-response')) ?? '';
 }
 
+/** An editor's text, and for each of its lines starting with `#` how far it ends past the editor's visible width. */
+async function editorState(page: Page, selector: string) {
+  return page.evaluate((selector) => {
+    interface CodeMirror {
+      getValue(): string;
+      lineCount(): number;
+      getLine(line: number): string;
+      charCoords(at: { line: number; ch: number }, mode: 'window'): { right: number };
+      getScrollerElement(): { clientWidth: number; getBoundingClientRect(): { left: number } };
+    }
+    const doc = (globalThis as unknown as { document: PageDocument }).document;
+    const cm = doc.querySelector(selector)?.CodeMirror as unknown as CodeMirror;
+    const scroller = cm.getScrollerElement();
+    const visibleRight = scroller.getBoundingClientRect().left + scroller.clientWidth;
+    const overflows: { line: string; by: number }[] = [];
+    for (let line = 0; line < cm.lineCount(); line++) {
+      const text = cm.getLine(line);
+      if (!text.startsWith('#')) continue;
+      const by = cm.charCoords({ line, ch: text.length }, 'window').right - visibleRight;
+      if (by > 0) overflows.push({ line: text, by: Math.round(by) });
+    }
+    return { text: cm.getValue(), overflows };
+  }, selector);
+}
+
+for (const width of [1400, 1920]) {
+  test(`at ${width} px the Variables editor starts with the upload input and the how-to comment fits the editor`, async () => {
+    const { page, errors, close } = await openOffline(browser, `${service.url}/`, {
+      viewport: { width, height: 900 },
+    });
+    try {
+      await page.waitForSelector(variablesEditor, { timeout: 20_000 });
+      const variables = await editorState(page, variablesEditor);
+      assert.deepEqual(JSON.parse(variables.text), {
+        input: { userId: 'paste a user id here', file: null },
+      });
+      const query = await editorState(page, queryEditor);
+      assert.match(query.text, /^# backlot profiles/);
+      assert.deepEqual(query.overflows, [], 'no comment line is wider than the editor');
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('a reload keeps the variables typed, not the starting ones', async () => {
+  const { page, errors, close } = await openOffline(browser, `${service.url}/`);
+  try {
+    await page.waitForSelector(variablesEditor, { timeout: 20_000 });
+    const typed = '{ "input": { "userId": "typed", "file": null } }';
+    await setEditor(page, variablesEditor, typed);
+    // GraphiQL stores the tabs shortly after an edit.
+    await page.waitForFunction(
+      (typed) =>
+        (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage
+          .getItem('graphiql:tabState')
+          ?.includes(JSON.stringify(typed).slice(1, -1)),
+      typed,
+      { timeout: 10_000 },
+    );
+    await page.reload({ waitUntil: 'networkidle' });
+    await page.waitForSelector(variablesEditor, { timeout: 20_000 });
+    assert.equal((await editorState(page, variablesEditor)).text, typed);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the playground uploads a file: pick it, run uploadProfileImage, img_uri changes and the bytes are stored', async () => {
   const created = await graphql(
     'mutation { createUser(input: { fullName: "Pic Ture", email: "pic@example.com" }) { id img_uri } }',
