@@ -553,6 +553,18 @@ test('a page with nothing to link sends an empty Link header, as json-server doe
   assert.equal(counts[0], counts[1]);
 });
 
+// After the cases that read post 1 and its comments (it deletes them), before those where the files differ on purpose.
+test('DELETE also removes the items whose <name>Id points at a missing item, as json-server 0.17.4', async () => {
+  const statuses = await sameAnswers([
+    ['GET', '/comments'],
+    ['DELETE', '/posts/1'],
+    ['GET', '/comments'],
+    ['GET', '/posts/1/comments'],
+    ['GET', '/posts'],
+  ]);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
+});
+
 test('where the issue decides otherwise: validation is 400 and a taken id 409, where json-server stored or failed', async () => {
   const deviations: [Step, number, number][] = [
     [['POST', '/list', { item: 5 }], 201, 400],

@@ -3,6 +3,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import pluralize from 'pluralize';
 import lockfile from 'proper-lockfile';
 import { HttpError } from '../../platform/errors.js';
 
@@ -312,9 +313,33 @@ export class ListStore {
     return this.commit();
   }
 
+  /**
+   * lodash-id `removeById`, then json-server's dependents pass (`getRemovable`): every item whose `<name>Id` names
+   * no item of an existing collection `<names>` goes too, so a post's comments go with it. One pass, as there.
+   */
   remove(collection: unknown[], item: Item): Promise<void> {
     collection.splice(collection.indexOf(item), 1);
+    for (const [owner, doc] of this.orphans()) owner.splice(owner.indexOf(doc), 1);
     return this.commit();
+  }
+
+  /** The items pointing at a missing item (`postId: 1` once post 1 is gone); a null key points at nothing. */
+  private orphans(): [unknown[], Item][] {
+    const found: [unknown[], Item][] = [];
+    for (const [name, docs] of Object.entries(this.data)) {
+      if (name === '$schema' || !Array.isArray(docs)) continue;
+      for (const doc of docs) {
+        if (!isItem(doc)) continue;
+        const dangling = Object.entries(doc).some(([key, value]) => {
+          if (!key.endsWith('Id') || value === null || value === undefined) return false;
+          const target = pluralize.plural(key.slice(0, -2));
+          const targets = Object.hasOwn(this.data, target) ? this.data[target] : undefined;
+          return Array.isArray(targets) && !findById(targets, String(value));
+        });
+        if (dangling) found.push([docs, doc]);
+      }
+    }
+    return found;
   }
 
   private commit(): Promise<void> {
