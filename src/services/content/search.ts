@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { caller, paginate, siteOf } from './http.js';
+import { likePattern } from './like.js';
 import { responses, StringEnum } from './schemas.js';
 
 const INT_MAX = 2_147_483_647;
@@ -40,8 +41,6 @@ interface Hit {
   total: number;
 }
 
-const like = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Published posts and pages matching the words, most relevant first: title
  * matches, then newest. The one place `/search` reads posts, so a new post type changes only `typeOf`.
@@ -68,7 +67,7 @@ async function searchPosts(
   const where = [`p.status = 'publish'`, `${typeOf} = ANY($1::text[])`];
   let rank = '';
   if (filter.search) {
-    const pattern = add(like(filter.search));
+    const pattern = add(likePattern(filter.search));
     where.push(`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern} OR p.excerpt ILIKE ${pattern})`);
     rank = `(p.title ILIKE ${pattern}) DESC, `;
     if (!filter.loggedIn) where.push(`p.password = ''`);
@@ -101,7 +100,7 @@ async function searchTerms(
     return `$${params.length}`;
   };
   const where = ['t.taxonomy = ANY($1::text[])'];
-  if (filter.search) where.push(`t.name ILIKE ${add(like(filter.search))}`);
+  if (filter.search) where.push(`t.name ILIKE ${add(likePattern(filter.search))}`);
   if (filter.include?.length) where.push(`t.id = ANY(${add(filter.include)}::int[])`);
   if (filter.exclude?.length) where.push(`NOT (t.id = ANY(${add(filter.exclude)}::int[]))`);
   const { rows } = await db.query<Hit>(

@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/database.js';
+import { likePattern } from './like.js';
 
 export type CommentStatus = 'approved' | 'hold' | 'spam' | 'trash';
 
@@ -79,7 +80,7 @@ export class CommentStore {
     ids('c.id', filter.exclude, true);
     if (filter.authorEmail) where.push(`lower(c.author_email) = lower(${add(filter.authorEmail)})`);
     if (filter.search) {
-      const like = add(`%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+      const like = add(likePattern(filter.search));
       where.push(
         `(c.content ILIKE ${like} OR c.author_name ILIKE ${like} OR c.author_email ILIKE ${like} OR c.author_url ILIKE ${like})`,
       );

@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/database.js';
+import { likePattern } from './like.js';
 import type { PostRow } from './store.js';
 
 export interface RevisionRow {
@@ -23,8 +24,6 @@ export interface RevisionQuery {
   limit?: number;
   offset: number;
 }
-
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const stopwords = new Set(
   'about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(
@@ -78,7 +77,7 @@ export class RevisionStore {
     const where = [`type = 'revision'`, 'parent = $1'];
     for (const term of searchTerms(q.search ?? '')) {
       const exclude = term.length > 1 && term.startsWith('-');
-      const like = add(likeOf(exclude ? term.slice(1) : term));
+      const like = add(likePattern(exclude ? term.slice(1) : term));
       const match = `(title ILIKE ${like} OR excerpt ILIKE ${like} OR content ILIKE ${like})`;
       where.push(exclude ? `NOT ${match}` : match);
     }
@@ -103,7 +102,8 @@ export class RevisionStore {
       order = `array_position(${add(q.include)}::int[], id)`;
     else if (q.orderby === 'include_slugs') order = `${date} ASC, id ASC`;
     // Relevance as core's single-phrase search_orderby_title: title matches first, then by date alone.
-    else if (q.orderby === 'relevance') order = `(title ILIKE ${add(likeOf(q.search ?? ''))}) DESC, ${order}`;
+    else if (q.orderby === 'relevance')
+      order = `(title ILIKE ${add(likePattern(q.search ?? ''))}) DESC, ${order}`;
     const limit = q.limit === undefined ? '' : `LIMIT ${add(q.limit)} OFFSET ${add(q.offset)}`;
     const { rows } = await this.db.query<RevisionRow>(
       `SELECT id, author, parent, title, content, excerpt, slug, date, modified FROM content.posts

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../../platform/database.js';
 import type { ImageMeta } from './image-meta.js';
 import type { ImageSize } from './image-sizes.js';
+import { likePattern } from './like.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'inherit';
@@ -110,7 +111,6 @@ const postColumns = columnsOf(true);
 const nonPageColumns = columnsOf(false);
 
 /** LIKE pattern for a user's search words, with the wildcards they typed taken literally. */
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface PostFilter {
   type?: PostType;

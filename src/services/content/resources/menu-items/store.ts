@@ -1,4 +1,5 @@
 import type { Database } from '../../../../platform/database.js';
+import { likePattern } from '../../like.js';
 
 /** A menu item (WordPress's `nav_menu_item` post and its `_menu_item_*` meta) as stored. */
 export interface MenuItemRow {
@@ -53,8 +54,6 @@ const columns = [
   'xfn',
 ] as const;
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export class MenuItemStore {
   constructor(readonly db: Database) {}
 
@@ -71,7 +70,7 @@ export class MenuItemStore {
     if (filter.exclude?.length) where.push(`NOT (id = ANY(${add(filter.exclude)}::int[]))`);
     if (filter.menuOrder !== undefined) where.push(`menu_order = ${add(filter.menuOrder)}`);
     if (filter.search) {
-      const pattern = add(like(filter.search));
+      const pattern = add(likePattern(filter.search));
       where.push(`(title ILIKE ${pattern} OR description ILIKE ${pattern} OR attr_title ILIKE ${pattern})`);
     }
     const sql = `FROM content.menu_items WHERE ${where.join(' AND ')}`;

@@ -1,4 +1,5 @@
 import type { Database } from '../../../../platform/database.js';
+import { likePattern } from '../../like.js';
 
 /** A menu (WordPress's `nav_menu` term); `count` is how many published items it holds, as the term's count. */
 export interface MenuRow {
@@ -26,8 +27,6 @@ export interface MenuFilter {
   offset: number;
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export class MenuStore {
   constructor(readonly db: Database) {}
 
@@ -39,7 +38,7 @@ export class MenuStore {
     };
     const where = ['true'];
     if (filter.search) {
-      const pattern = add(like(filter.search));
+      const pattern = add(likePattern(filter.search));
       where.push(`(m.name ILIKE ${pattern} OR m.slug ILIKE ${pattern})`);
     }
     if (filter.include?.length) where.push(`m.id = ANY(${add(filter.include)}::int[])`);
