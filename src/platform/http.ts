@@ -180,6 +180,13 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
       : undefined,
     // Route schemas compile on first use, not at start-up (lazy-schemas.ts).
     schemaController: lazyCompilers,
+    // A URL the router cannot read (`/%ZZ`, a parameter over maxParamLength) is answered in the service's own
+    // error shape, with the headers every answer carries, instead of Fastify's bare JSON.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(commonHeaders(request.raw, request.id, cors, expose));
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      send(reply, answer({ status, message: error.message, code: error.code, requestId: request.id }));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Once closing, every request goes to Fastify, which answers 503.
   app.addHook('preClose', (done) => {

@@ -100,6 +100,39 @@ for (const [id, targets] of Object.entries(routes) as [ServiceId, (typeof routes
   });
 }
 
+/** A path segment no router can decode: every service answers it 400 in its own error shape, with its headers. */
+const undecodable: Record<ServiceId, string> = {
+  list: '/list/%ZZ',
+  posts: '/posts/%ZZ',
+  employees: '/api/v1/employee/%ZZ',
+  things: '/things/%ZZ',
+  machines: '/v2/droplets/%ZZ',
+  content: '/wp-json/wp/v2/posts/%ZZ',
+  profiles: '/%ZZ',
+};
+
+describe("a URL that cannot be decoded gets a 400 in the service's error shape", () => {
+  for (const [id, url] of Object.entries(undecodable) as [ServiceId, string][]) {
+    test(`${id}: GET ${url}`, async () => {
+      const service = await startSecured(id);
+      try {
+        const res = await service.app.inject({ url, headers: credentials[id] });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.match(String(res.headers['content-type']), /json/);
+        assert.ok(errorShape[id](res.json()), res.body);
+        assert.ok(res.headers['x-request-id'], 'the request id every answer carries');
+        assert.equal(
+          res.json().code === 'FST_ERR_BAD_URL' && res.json().statusCode === 400,
+          false,
+          "not Fastify's own body",
+        );
+      } finally {
+        await service.close();
+      }
+    });
+  }
+});
+
 describe('list: nothing acknowledged is lost, nothing refused is kept', () => {
   test('a body nested 5,000 levels is refused and the file still holds every acknowledged item', async () => {
     const service = await startSecured('list');

@@ -52,9 +52,14 @@ function validationError({ validation, validationContext }: ErrorInfo): HttpErro
 }
 
 /** Renders any error the platform catches (validation, unknown routes, body limits, outages). */
-export function errorBody(info: ErrorInfo): { id: string; message: string } | HttpError {
-  const { status, message, code } = info;
+export function errorBody(info: ErrorInfo): { id: string; message: string; request_id?: string } | HttpError {
   if (info.validation) return validationError(info);
+  // The request id is set here too: an unreadable URL is answered before the service's hooks can add it.
+  const body = bodyFor(info);
+  return info.requestId ? { ...body, request_id: info.requestId } : body;
+}
+
+function bodyFor({ status, message, code }: ErrorInfo): { id: string; message: string } {
   const id = idByStatus[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
   if (status === 404) return { id, message: notFound().message };
   if (status === 400 && code?.startsWith('FST_ERR_CTP_'))
