@@ -70,7 +70,7 @@ export const defineResource = (resource: Resource): Resource => resource;
 /** `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`; other captures become plain parameters. */
 export const fastifyUrl = (path: string) =>
   `/wp-json${path
-    .replaceAll('(?P<id>[\\d]+)', ':id(^\\d+$)')
+    .replace(/\(\?P<(\w+)>\[\\d\]\+\)/g, ':$1(^\\d+$)')
     .replace(/\(\?P<(\w+)>[^)]*\)/g, (_all, name: string) => `:${name}`)}`;
 
 const hasParams = (path: string) => path.includes('(?P<');
