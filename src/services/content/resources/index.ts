@@ -1,4 +1,5 @@
 import { pageAutosaves, postAutosaves } from './autosaves/index.js';
+import { blockTypesResource } from './block-types/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
@@ -13,4 +14,5 @@ export const resources: readonly Resource[] = [
   menuLocationsResource,
   postAutosaves,
   pageAutosaves,
+  blockTypesResource,
 ];

@@ -34,7 +34,9 @@ const AutosaveSchema = Type.Object({
   title: Type.Unknown({ description: 'The title saved.' }),
   content: Type.Unknown({ description: 'The content saved.' }),
   excerpt: Type.Unknown({ description: 'The excerpt saved.' }),
-  preview_link: Type.String({ description: 'The address that previews the post with these changes.' }),
+  preview_link: Type.Optional(
+    Type.String({ description: 'The address that previews the post with these changes (edit context).' }),
+  ),
   _links: Type.Optional(Type.Unknown()),
 });
 const ContextQuery = Type.Object({
@@ -110,13 +112,11 @@ export function autosavesResource(kind: PostKind): Resource {
   const render = (rev: RevisionRow, post: PostRow, me: UserRow, site: Site, context: Context) => {
     const inPlace = rev.id === post.id;
     const body = renderRevision(rev, site, kind.rest, context);
-    // A draft's date floats until it is published: the revisions controller shows none (date_gmt is zero).
-    const floating = inPlace && (post.status === 'draft' || post.status === 'pending');
     const { _links, ...data } = body as typeof body & { _links?: unknown };
     return {
       ...data,
-      ...(floating ? { date: null, date_gmt: null } : {}),
-      preview_link: previewLink(post, !inPlace, me, site),
+      // The schema gives preview_link the edit context only.
+      ...(context === 'edit' ? { preview_link: previewLink(post, !inPlace, me, site) } : {}),
       ...(_links ? { _links } : {}),
     };
   };
@@ -148,7 +148,7 @@ export function autosavesResource(kind: PostKind): Resource {
             },
           },
           {
-            methods: ['POST', 'PUT', 'PATCH'],
+            methods: ['POST'],
             summary: `Autosave one of the ${kind.rest}: its author's draft changes in place, else an autosave`,
             body: (kind.type === 'page' ? PageWriteBody : PostWriteBody) as TObject,
             response: AutosaveSchema,
@@ -160,8 +160,9 @@ export function autosavesResource(kind: PostKind): Resource {
               await checkWrite(store, kind, user, write);
               const fields = fieldsOf(write, post);
               if (post.status === 'draft' && post.author === user.id) {
-                // wp_update_post while DOING_AUTOSAVE: no revision; a draft's floating date moves to now.
-                const saved = await store.savePost({ ...fields, date: fields.date ?? new Date() }, post.id);
+                // wp_update_post while DOING_AUTOSAVE: no revision. (Backlot's drafts keep their date: it does not
+                // float until publication as WordPress's undated drafts do; docs/content.md.)
+                const saved = await store.savePost(fields, post.id);
                 return render(asRevision(saved), saved, user, site, 'edit');
               }
               const autosave = await saveAutosave(autosavesOf(store), post, user, fields);

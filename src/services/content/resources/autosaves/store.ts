@@ -16,22 +16,25 @@ export class AutosaveStore {
     this.revisions = new RevisionStore(db);
   }
 
-  /** wp_get_post_revisions filtered to autosaves: newest first. */
+  /** wp_get_post_revisions filtered to autosaves: newest first (by the second, as WordPress stores dates). */
   async list(parent: number): Promise<RevisionRow[]> {
     const { rows } = await this.db.query<RevisionRow>(
       `SELECT ${columns} FROM content.posts
-       WHERE type = 'revision' AND parent = $1 AND slug = $2 ORDER BY date DESC, id DESC`,
+       WHERE type = 'revision' AND parent = $1 AND slug = $2 ORDER BY date_trunc('second', date) DESC, id DESC`,
       [parent, `${parent}-autosave-v1`],
     );
     return rows;
   }
 
-  /** wp_get_post_autosave: the newest autosave of the post, by `author` when given. */
+  /**
+   * wp_get_post_autosave: the newest autosave of the post, by `author` when given. Core orders by the date alone
+   * (whole seconds), leaving a tie to MariaDB; backlot takes the later id then, as the list does.
+   */
   async latest(parent: number, author?: number): Promise<RevisionRow | undefined> {
     const { rows } = await this.db.query<RevisionRow>(
       `SELECT ${columns} FROM content.posts
        WHERE type = 'revision' AND parent = $1 AND slug = $2 AND ($3::int IS NULL OR author = $3)
-       ORDER BY date DESC, id DESC LIMIT 1`,
+       ORDER BY date_trunc('second', date) DESC, id DESC LIMIT 1`,
       [parent, `${parent}-autosave-v1`, author ?? null],
     );
     return rows[0];
