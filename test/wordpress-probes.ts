@@ -708,6 +708,8 @@ function blockTypeProbes(): Probe[] {
     admin('GET', '/block-types/core/paragraph'),
     admin('GET', '/block-types/core/latest-posts?context=embed'),
     admin('GET', '/block-types/core/nothing'),
+    admin('GET', '/block-types/core/a.b'),
+    admin('GET', '/menu-locations/a.b'),
     admin('GET', '/block-types/core/paragraph?_fields=name,title,_links'),
     admin('OPTIONS', '/block-types'),
     admin('OPTIONS', '/block-types/core/paragraph'),
