@@ -60,14 +60,18 @@ export const probeName = (probe: Probe) =>
   }${probe.body === undefined ? '' : ` ${probe.form ? 'form ' : ''}${JSON.stringify(probe.body)}`}`;
 
 /**
- * Both sites' own addresses become `http://site`, so links compare. Gravatar URLs too: WordPress picks
+ * Both sites' own addresses become `http://site`, so links compare, and preview nonces `NONCE`. Gravatar URLs too: WordPress picks
  * `http://N.gravatar.com` over plain http and `https://secure.gravatar.com` over https; backlot always the latter.
  */
 function localize(value: unknown, base: string): unknown {
   if (typeof value === 'string') {
-    return value
-      .replaceAll(base, 'http://site')
-      .replace(/^http:\/\/\d\.gravatar\.com\//, 'https://secure.gravatar.com/');
+    return (
+      value
+        .replaceAll(base, 'http://site')
+        // Preview nonces come from each site's secret salts (autosaves' preview_link).
+        .replace(/preview_nonce=[0-9a-f]{10}/, 'preview_nonce=NONCE')
+        .replace(/^http:\/\/\d\.gravatar\.com\//, 'https://secure.gravatar.com/')
+    );
   }
   if (Array.isArray(value)) return value.map((item) => localize(item, base));
   if (value && typeof value === 'object') {

@@ -245,6 +245,18 @@ export const reads: Probe[] = [
   get('/taxonomies'),
   get('/taxonomies/category'),
   get('/taxonomies?type=page'),
+  // the menus' post type and taxonomy, which only administrators edit
+  get('/types/nav_menu_item'),
+  admin('GET', '/types/nav_menu_item?context=edit'),
+  signedIn('editor', 'GET', '/types/nav_menu_item?context=edit'),
+  signedIn('editor', 'GET', '/types?context=edit'),
+  admin('GET', '/types?context=edit'),
+  get('/taxonomies/nav_menu'),
+  get('/taxonomies?type=nav_menu_item'),
+  admin('GET', '/taxonomies/nav_menu?context=edit'),
+  signedIn('editor', 'GET', '/taxonomies/nav_menu?context=edit'),
+  signedIn('editor', 'GET', '/taxonomies?context=edit'),
+  admin('GET', '/taxonomies?context=edit'),
   get('/search?search=caching'),
   get('/search?search=news&type=term'),
   get('/search?search=contact&subtype=page'),
@@ -571,6 +583,8 @@ export const writes: Probe[] = [
   admin('POST', '/posts/3', { meta: 'blue' }),
   // menus (nav_menu terms, ids from the terms' sequence) and their items (nav_menu_item posts, from the posts')
   ...menuProbes(),
+  ...autosaveProbes(),
+  ...blockTypeProbes(),
   // issue 37: an author edits their own private post (11); sticky and a password together are refused on update
   signedIn('author', 'POST', '/posts/11', { title: 'Still private' }),
   admin('POST', '/posts/1', { password: 'x' }),
@@ -628,7 +642,6 @@ export const notYetBuilt: Probe[] = [
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */
 export const blockEditorRoutes: Probe[] = [
   admin('GET', '/blocks'),
-  admin('GET', '/block-types'),
   admin('GET', '/templates'),
   admin('GET', '/global-styles/themes/twentytwentythree'),
   admin('GET', '/sidebars'),
@@ -638,6 +651,70 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/block-patterns/categories'),
   admin('GET', '/navigation'),
 ];
+
+/** Autosaves of posts and pages: in place for an author's own draft, else one revision per author. */
+function autosaveProbes(): Probe[] {
+  return [
+    admin('GET', '/posts/1/autosaves'),
+    admin('POST', '/posts/1/autosaves', {
+      title: 'Auto title',
+      content: 'Auto <b>content</b>',
+      excerpt: 'ex',
+    }),
+    admin('POST', '/posts/1/autosaves', { title: 'Auto title 2' }),
+    signedIn('editor', 'POST', '/posts/1/autosaves', { content: 'By the editor' }),
+    admin('GET', '/posts/1/autosaves'),
+    admin('GET', '/posts/1/autosaves?context=edit'),
+    admin('GET', '/posts/1/revisions?_fields=id,slug,author'),
+    admin('GET', '/posts/1?_fields=id,_links'),
+    signedIn('author', 'POST', '/posts/19/autosaves', {
+      title: 'Draft autosaved',
+      content: '<!-- wp:paragraph --><p>Hi</p><!-- /wp:paragraph -->',
+    }),
+    signedIn('author', 'GET', '/posts/19?context=edit&_fields=title,content,status'),
+    signedIn('author', 'GET', '/posts/19/autosaves'),
+    signedIn('author', 'GET', '/posts/19/autosaves/5'),
+    admin('POST', '/posts/19/autosaves', { title: 'Admin on a draft' }),
+    signedIn('author', 'GET', '/posts/19/autosaves/5'),
+    signedIn('contributor', 'POST', '/posts/4/autosaves', { excerpt: 'Contributor draft' }),
+    signedIn('contributor', 'POST', '/posts/1/autosaves', { title: 'x' }),
+    signedIn('contributor', 'GET', '/posts/1/autosaves'),
+    signedIn('contributor', 'GET', '/posts/1/autosaves/2'),
+    get('/posts/1/autosaves'),
+    { method: 'POST', path: `${v2}/posts/1/autosaves`, body: { title: 'x' } },
+    admin('GET', '/pages/1/autosaves'),
+    admin('GET', '/posts/999/autosaves/1'),
+    admin('POST', '/posts/9999/autosaves', { title: 'x' }),
+    signedIn('author', 'POST', '/posts/1/autosaves', { title: 'x', author: 1 }),
+    signedIn('editor', 'POST', '/pages/31/autosaves', { content: 'Page draft' }),
+    admin('GET', '/pages/31/autosaves/7'),
+    admin('POST', '/posts/1/autosaves', { title: 'Getting started with REST clients, part 1' }),
+    admin('GET', '/posts/1/autosaves'),
+    admin('OPTIONS', '/posts/1/autosaves'),
+    admin('OPTIONS', '/pages/31/autosaves/1'),
+  ];
+}
+
+/** Block types: the list recorded from WordPress 6.1, who may read it, and one namespace and block. */
+function blockTypeProbes(): Probe[] {
+  return [
+    admin('GET', '/block-types'),
+    signedIn('contributor', 'GET', '/block-types?context=edit'),
+    signedIn('subscriber', 'GET', '/block-types'),
+    get('/block-types/core/paragraph'),
+    admin('GET', '/block-types/core'),
+    admin('GET', '/block-types?namespace=core&_fields=name,title'),
+    admin('GET', '/block-types/nothing'),
+    admin('GET', '/block-types/core/paragraph'),
+    admin('GET', '/block-types/core/latest-posts?context=embed'),
+    admin('GET', '/block-types/core/nothing'),
+    admin('GET', '/block-types/core/a.b'),
+    admin('GET', '/menu-locations/a.b'),
+    admin('GET', '/block-types/core/paragraph?_fields=name,title,_links'),
+    admin('OPTIONS', '/block-types'),
+    admin('OPTIONS', '/block-types/core/paragraph'),
+  ];
+}
 
 /** Menus and menu items: ids follow the terms' and posts' sequences at this point of the writes. */
 function menuProbes(): Probe[] {

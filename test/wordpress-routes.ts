@@ -20,6 +20,8 @@ const sample = (route: string) =>
     .replace(/\(\?P<status>[^)]*\)/, 'publish')
     .replace(/\(\?P<taxonomy>[^)]*\)/, 'category')
     .replace(/\(\?P<location>[^)]*\)/, 'primary')
+    .replace(/\(\?P<namespace>[^)]*\)/, 'core')
+    .replace(/\(\?P<name>[^)]*\)/, 'paragraph')
     .replace(/\(\?P<uuid>[^)]*\)/, '00000000-0000-4000-8000-000000000000');
 
 /** Backlot's own words for the action links of a post schema (WordPress's titles are its prose). */
@@ -71,13 +73,18 @@ try {
     const answer = withoutProse(await ask(sample(route), 'OPTIONS'), api) as Record<string, unknown>;
     if (answer.namespace === undefined) continue; // a backlot-only route: it keeps its own description
     const schema = answer.schema as { title: string } | undefined;
-    if (schema) {
-      const known = schemas[schema.title];
+    // Autosaves share their revisions' title (`post-revision`) with one more property: kept under their own key.
+    const key =
+      schema && (route.endsWith('/autosaves') || route.includes('/autosaves/'))
+        ? `${schema.title} autosave`
+        : schema?.title;
+    if (schema && key) {
+      const known = schemas[key];
       if (known && JSON.stringify(known) !== JSON.stringify(schema))
-        throw new Error(`two schemas titled ${schema.title}`);
-      schemas[schema.title] = schema;
+        throw new Error(`two schemas titled ${key}`);
+      schemas[key] = schema;
     }
-    routes[route] = { endpoints: answer.endpoints, ...(schema ? { schema: schema.title } : {}) };
+    routes[route] = { endpoints: answer.endpoints, ...(key ? { schema: key } : {}) };
   }
   const data = { wordpress: wordpress.version, routes, schemas };
   writeFileSync(target, `${JSON.stringify(data, null, 1)}\n`);

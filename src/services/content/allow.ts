@@ -4,6 +4,7 @@ import { validId } from './http.js';
 import { allowedByChecks, resourceRoute } from './resources/contract.js';
 import { resources } from './resources/index.js';
 import type { RouteSpec } from './route-spec.js';
+import { taxonomyReadable } from './site-routes.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
 import { termsOfPost } from './terms.js';
 
@@ -148,6 +149,9 @@ export async function allowedMethods(
     case '/wp/v2/statuses/(?P<status>[\\w-]+)':
       // Only `publish` is public; the others are described to those who may write.
       allowed = () => params.status === 'publish' || can(me, 'edit_posts') || can(me, 'edit_pages');
+      break;
+    case '/wp/v2/taxonomies/(?P<taxonomy>[\\w-]+)':
+      allowed = () => taxonomyReadable(me, String(params.taxonomy).toLowerCase(), context);
       break;
     case '/wp/v2/settings':
       allowed = () => can(me, 'manage_options');

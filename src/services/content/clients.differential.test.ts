@@ -127,6 +127,28 @@ describe('wpapi 1.2.2', { skip }, () => {
     assert.deepEqual(ours, wp);
   });
 
+  test('autosaves a published post and lists its autosaves; reads a block type through root()', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      const wpapi = client(side, true);
+      const saved = await wpapi
+        .posts()
+        .id(3)
+        .autosaves()
+        .create({ title: 'Autosaved by wpapi', content: 'Draft text' });
+      const listed = await wpapi.posts().id(3).autosaves().get();
+      const paragraph = await wpapi.root('wp/v2/block-types/core/paragraph').get();
+      const refused = await errorOf(client(side).posts().id(3).autosaves().get());
+      return {
+        saved: [saved.parent, saved.slug, saved.title.raw, saved.content.raw, saved.author],
+        listed: listed.map((a: Json) => a.id === saved.id),
+        paragraph: [paragraph.name, paragraph.title, paragraph.category],
+        refused,
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.deepEqual(wp.saved, [3, '3-autosave-v1', 'Autosaved by wpapi', 'Draft text', 1]);
+  });
+
   test('lists pages, comments and media', async () => {
     const [wp, ours] = await onBoth(async (side) => ({
       pages: ids(await client(side).pages().get()),
@@ -247,6 +269,47 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip }, () => {
     });
     assert.deepEqual(ours, wp);
     assert.deepEqual(ours.order, [1, 0]);
+  });
+
+  test('autosaves a draft in place and a published page as an autosave, and lists block types', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      target = side;
+      const draft = await apiFetch<Json>({ path: '/wp/v2/posts', method: 'POST', data: { title: 'Draft' } });
+      const inPlace = await apiFetch<Json>({
+        path: `/wp/v2/posts/${draft.id}/autosaves`,
+        method: 'POST',
+        data: { title: 'Draft, autosaved', content: 'Typed', excerpt: '' },
+      });
+      const reread = await apiFetch<Json>({ path: `/wp/v2/posts/${draft.id}?context=edit` });
+      const page = await apiFetch<Json>({
+        path: '/wp/v2/pages/31/autosaves',
+        method: 'POST',
+        data: { title: 'About, autosaved', content: 'New text' },
+      });
+      const latest = await apiFetch<Json>({ path: `/wp/v2/pages/31/autosaves/${page.id}?context=edit` });
+      const about = await apiFetch<Json>({ path: '/wp/v2/pages/31?context=edit' });
+      const same = await errorOf(
+        apiFetch({ path: '/wp/v2/pages/31/autosaves', method: 'POST', data: { title: about.title.raw } }),
+      );
+      const left = await apiFetch<Json[]>({ path: '/wp/v2/pages/31/autosaves' });
+      const types = await apiFetch<Json[]>({ path: '/wp/v2/block-types?_fields=name' });
+      return {
+        inPlace: [inPlace.id === draft.id, inPlace.title.raw, inPlace.preview_link.replace(side.url, '')],
+        reread: [reread.title.raw, reread.content.raw, reread.status],
+        page: [
+          page.slug,
+          page.title.raw,
+          page.preview_link.replace(side.url, '').replace(/nonce=\w+/, 'nonce'),
+        ],
+        latest: [latest.id === page.id, latest.content.raw],
+        same,
+        left: left.length,
+        types: types.map((type) => type.name),
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.equal(ours.inPlace[0], true);
+    assert.equal(ours.types.length, 90);
   });
 
   test('reads the signed-in user and refuses an unknown post with its code', async () => {

@@ -33,7 +33,8 @@ const ListQuery = Type.Object({
 });
 const Revision = Type.Object({}, { additionalProperties: true });
 
-function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Context) {
+/** The revisions controller's answer for one revision (the autosaves controller's too, for any post row). */
+export function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Context) {
   const edit = context === 'edit';
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
@@ -53,7 +54,8 @@ function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Con
     title: raw({ rendered: texturize(rev.title) }, rev.title),
     content: raw({ rendered: content }, rev.content),
     excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt),
-    _links: { parent: [{ href: `${site.api}/wp/v2/${rest}/${rev.parent}` }] },
+    // Core links the parent only when there is one (a draft autosaved in place is a post without one).
+    ...(rev.parent ? { _links: { parent: [{ href: `${site.api}/wp/v2/${rest}/${rev.parent}` }] } } : {}),
   };
 }
 

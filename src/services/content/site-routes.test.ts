@@ -13,9 +13,23 @@ const send = (method: 'GET' | 'POST' | 'PUT', url: string, auth?: string, payloa
 const get = (url: string, auth?: string) => send('GET', url, auth);
 
 describe('types, statuses and taxonomies', () => {
-  test('/types lists post, page and attachment in view context; one type; unknown is 404', async () => {
+  test('/types lists post, page, attachment and nav_menu_item in view context; one type; unknown is 404', async () => {
     const types = json(await get(`${api}/types`));
-    assert.deepEqual(Object.keys(types), ['post', 'page', 'attachment']);
+    assert.deepEqual(Object.keys(types), ['post', 'page', 'attachment', 'nav_menu_item']);
+    // Menu items are the theme's: edit context shows them to administrators only, all primitives edit_theme_options.
+    const editors = json(await get(`${api}/types?context=edit`, t.auth.editor));
+    assert.deepEqual(Object.keys(editors), ['post', 'page', 'attachment']);
+    const items = json(await get(`${api}/types/nav_menu_item?context=edit`, t.auth.admin));
+    assert.equal(items.rest_base, 'menu-items');
+    assert.equal(items.viewable, false);
+    assert.deepEqual(items.taxonomies, ['nav_menu']);
+    assert.equal(items.capabilities.edit_post, 'edit_post');
+    assert.equal(items.capabilities.create_posts, 'edit_theme_options');
+    assert.deepEqual(items.visibility, { show_in_nav_menus: false, show_ui: false });
+    assert.equal(
+      json(await get(`${api}/types/nav_menu_item?context=edit`, t.auth.editor)).code,
+      'rest_forbidden_context',
+    );
     assert.deepEqual([types.page.rest_base, types.attachment.rest_base], ['pages', 'media']);
     assert.deepEqual(types.post, {
       description: '',
@@ -71,9 +85,31 @@ describe('types, statuses and taxonomies', () => {
     assert.equal(json(await get(`${api}/statuses?context=edit`, t.auth.subscriber)).code, 'rest_cannot_view');
   });
 
-  test('/taxonomies lists category and post_tag, filters by type and reads one', async () => {
+  test('/taxonomies lists category, post_tag and nav_menu, filters by type and reads one', async () => {
     const all = json(await get(`${api}/taxonomies`));
-    assert.deepEqual(Object.keys(all), ['category', 'post_tag']);
+    assert.deepEqual(Object.keys(all), ['category', 'post_tag', 'nav_menu']);
+    assert.deepEqual(all.nav_menu, {
+      name: 'Navigation Menus',
+      slug: 'nav_menu',
+      description: '',
+      types: ['nav_menu_item'],
+      hierarchical: false,
+      rest_base: 'menus',
+      rest_namespace: 'wp/v2',
+      _links: all.nav_menu._links,
+    });
+    assert.deepEqual(Object.keys(json(await get(`${api}/taxonomies?type=nav_menu_item`))), ['nav_menu']);
+    assert.deepEqual(Object.keys(json(await get(`${api}/taxonomies?type=post`))), ['category', 'post_tag']);
+    assert.deepEqual(Object.keys(json(await get(`${api}/taxonomies?context=edit`, t.auth.editor))), [
+      'category',
+      'post_tag',
+    ]);
+    const menus = await get(`${api}/taxonomies/nav_menu?context=edit`, t.auth.editor);
+    assert.equal(menus.statusCode, 403);
+    assert.equal(json(menus).code, 'rest_forbidden_context');
+    const asAdmin = json(await get(`${api}/taxonomies/nav_menu?context=edit`, t.auth.admin));
+    assert.equal(asAdmin.capabilities.assign_terms, 'edit_theme_options');
+    assert.equal(asAdmin.visibility.public, false);
     assert.deepEqual(all.category.types, ['post']);
     assert.equal(all.category.hierarchical, true);
     assert.equal(all.post_tag.rest_base, 'tags');

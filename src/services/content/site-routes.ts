@@ -6,6 +6,7 @@ import { refused, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
 import type { Context } from './render.js';
 import { ContextEnum, responses } from './schemas.js';
+import { taxonomyLabels } from './site-taxonomy-labels.js';
 import { postTypeLabels, postTypeVisibility } from './site-type-labels.js';
 import {
   type PostTypeName,
@@ -25,9 +26,10 @@ const TaxonomyQuery = Type.Object({
 const AnyObject = Type.Object({}, { additionalProperties: true });
 const tags = ['site'];
 
-/** `$type->cap->edit_posts`: pages need edit_pages, posts and media edit_posts. */
-const canEditType = (user: UserRow | undefined, type: PostTypeName) =>
-  can(user, postTypes[type].capability === 'pages' ? 'edit_pages' : 'edit_posts');
+/** `$type->cap->edit_posts`: pages need edit_pages, posts and media edit_posts, menu items edit_theme_options. */
+const editCapability = (type: PostTypeName) =>
+  ({ pages: 'edit_pages', posts: 'edit_posts', theme: 'edit_theme_options' })[postTypes[type].capability];
+const canEditType = (user: UserRow | undefined, type: PostTypeName) => can(user, editCapability(type));
 const canEditAnyType = (user: UserRow | undefined) =>
   (Object.keys(postTypes) as PostTypeName[]).some((type) => canEditType(user, type));
 
@@ -55,6 +57,8 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
   const api = siteOf(request).api;
   const cap = type.capability;
   const one = cap === 'pages' ? 'page' : 'post';
+  // Menu items' primitives are all edit_theme_options (their meta capabilities stay the posts').
+  const primitive = (name: string) => (cap === 'theme' ? 'edit_theme_options' : `${name}_${cap}`);
   return inContext(
     context,
     ['name', 'slug', 'rest_base', 'rest_namespace'],
@@ -65,24 +69,24 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
         edit_post: `edit_${one}`,
         read_post: `read_${one}`,
         delete_post: `delete_${one}`,
-        edit_posts: `edit_${cap}`,
-        edit_others_posts: `edit_others_${cap}`,
-        delete_posts: `delete_${cap}`,
-        publish_posts: `publish_${cap}`,
-        read_private_posts: `read_private_${cap}`,
+        edit_posts: primitive('edit'),
+        edit_others_posts: primitive('edit_others'),
+        delete_posts: primitive('delete'),
+        publish_posts: primitive('publish'),
+        read_private_posts: primitive('read_private'),
         read: 'read',
-        delete_private_posts: `delete_private_${cap}`,
-        delete_published_posts: `delete_published_${cap}`,
-        delete_others_posts: `delete_others_${cap}`,
-        edit_private_posts: `edit_private_${cap}`,
-        edit_published_posts: `edit_published_${cap}`,
-        create_posts: slug === 'attachment' ? 'upload_files' : `edit_${cap}`,
+        delete_private_posts: primitive('delete_private'),
+        delete_published_posts: primitive('delete_published'),
+        delete_others_posts: primitive('delete_others'),
+        edit_private_posts: primitive('edit_private'),
+        edit_published_posts: primitive('edit_published'),
+        create_posts: slug === 'attachment' ? 'upload_files' : primitive('edit'),
       },
       description: '',
       hierarchical: type.hierarchical,
       has_archive: false,
       visibility: postTypeVisibility[slug],
-      viewable: true,
+      viewable: slug !== 'nav_menu_item',
       labels: postTypeLabels[slug],
       name: type.name,
       slug,
@@ -116,9 +120,21 @@ function renderStatus(request: FastifyRequest, slug: keyof typeof postStatusObje
   });
 }
 
+/** The post type a taxonomy is registered for: menus' for nav_menu, posts' for categories and tags. */
+const typeOfTaxonomy = (slug: TaxonomyName) => (slug === 'nav_menu' ? 'nav_menu_item' : 'post');
+
+/** `$taxonomy->cap->assign_terms` as a primitive: edit_theme_options for menus, edit_posts for the others. */
+const canAssign = (user: UserRow | undefined, slug: TaxonomyName) =>
+  can(user, slug === 'nav_menu' ? 'edit_theme_options' : 'edit_posts');
+
+/** The single taxonomy route's permission check (so also its Allow): edit context needs assign_terms. */
+export const taxonomyReadable = (user: UserRow | undefined, slug: string, context: string) =>
+  context !== 'edit' || !Object.hasOwn(taxonomyObjects, slug) || canAssign(user, slug as TaxonomyName);
+
 function renderTaxonomy(request: FastifyRequest, slug: TaxonomyName, context: Context) {
   const taxonomy = taxonomyObjects[slug];
   const api = siteOf(request).api;
+  const menus = slug === 'nav_menu';
   return inContext(
     context,
     ['name', 'slug', 'rest_base', 'rest_namespace'],
@@ -126,26 +142,34 @@ function renderTaxonomy(request: FastifyRequest, slug: TaxonomyName, context: Co
     {
       name: taxonomy.name,
       slug,
-      capabilities: {
-        manage_terms: slug === 'category' ? 'manage_categories' : 'manage_post_tags',
-        edit_terms: slug === 'category' ? 'edit_categories' : 'edit_post_tags',
-        delete_terms: slug === 'category' ? 'delete_categories' : 'delete_post_tags',
-        assign_terms: slug === 'category' ? 'assign_categories' : 'assign_post_tags',
-      },
+      capabilities: menus
+        ? {
+            manage_terms: 'edit_theme_options',
+            edit_terms: 'edit_theme_options',
+            delete_terms: 'edit_theme_options',
+            assign_terms: 'edit_theme_options',
+          }
+        : {
+            manage_terms: slug === 'category' ? 'manage_categories' : 'manage_post_tags',
+            edit_terms: slug === 'category' ? 'edit_categories' : 'edit_post_tags',
+            delete_terms: slug === 'category' ? 'delete_categories' : 'delete_post_tags',
+            assign_terms: slug === 'category' ? 'assign_categories' : 'assign_post_tags',
+          },
       description: '',
-      labels: { name: taxonomy.name, singular_name: taxonomy.singular },
-      types: ['post'],
+      labels: taxonomyLabels[slug],
+      types: [typeOfTaxonomy(slug)],
       show_cloud: taxonomy.show_cloud,
       hierarchical: taxonomy.hierarchical,
       rest_base: taxonomy.rest_base,
       rest_namespace: 'wp/v2',
+      // nav_menu is registered with public and show_ui false, and the rest follow from those.
       visibility: {
-        public: true,
-        publicly_queryable: true,
-        show_admin_column: true,
-        show_in_nav_menus: true,
-        show_in_quick_edit: true,
-        show_ui: true,
+        public: !menus,
+        publicly_queryable: !menus,
+        show_admin_column: !menus,
+        show_in_nav_menus: !menus,
+        show_in_quick_edit: !menus,
+        show_ui: !menus,
       },
       _links: {
         collection: [{ href: `${api}/wp/v2/taxonomies` }],
@@ -268,8 +292,10 @@ export function siteRoutes(): FastifyPluginAsync {
             'Sorry, you are not allowed to manage terms in this taxonomy.',
           );
         const type = request.query.type;
-        // Both taxonomies belong to posts only.
-        const names = type && type !== 'post' ? [] : (Object.keys(taxonomyObjects) as TaxonomyName[]);
+        // get_items leaves out, in edit context, the taxonomies whose terms the caller may not assign.
+        const names = (Object.keys(taxonomyObjects) as TaxonomyName[]).filter(
+          (n) => (!type || typeOfTaxonomy(n) === type) && (context !== 'edit' || canAssign(me, n)),
+        );
         // Core casts an empty list to an object, so a type without taxonomies answers `{}`.
         if (names.length === 0) return {};
         return Object.fromEntries(names.map((n) => [n, renderTaxonomy(request, n, context)]));
@@ -292,7 +318,7 @@ export function siteRoutes(): FastifyPluginAsync {
           throw restError(404, 'rest_taxonomy_invalid', 'Invalid taxonomy.');
         const me = caller(request);
         const context = request.query.context ?? 'view';
-        if (context === 'edit' && !can(me, 'edit_posts'))
+        if (context === 'edit' && !canAssign(me, slug as TaxonomyName))
           throw refused(
             !!me,
             'rest_forbidden_context',

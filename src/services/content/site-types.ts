@@ -1,6 +1,7 @@
 /**
  * The post types, post statuses and taxonomies backlot serves, as core registers them (WordPress 6.1's fields).
- * Block-editor types (wp_block, wp_template, wp_navigation…) and nav menus are not served, so not listed.
+ * Block-editor types (wp_block, wp_template, wp_navigation…) are not served, so not listed. `capability` names the
+ * family of primitives (`edit_posts`, `edit_pages`); `theme` maps them all to edit_theme_options (menus).
  */
 
 export const postTypes = {
@@ -53,6 +54,16 @@ export const postTypes = {
     rest_base: 'media',
     supports: ['title', 'author', 'comments'],
     capability: 'posts',
+  },
+  nav_menu_item: {
+    name: 'Navigation Menu Items',
+    singular: 'Navigation Menu Item',
+    hierarchical: false,
+    icon: null,
+    taxonomies: ['nav_menu'],
+    rest_base: 'menu-items',
+    supports: ['title', 'editor'],
+    capability: 'theme',
   },
 } as const;
 export type PostTypeName = keyof typeof postTypes;
@@ -129,6 +140,13 @@ export const taxonomyObjects = {
     hierarchical: false,
     rest_base: 'tags',
     show_cloud: true,
+  },
+  nav_menu: {
+    name: 'Navigation Menus',
+    singular: 'Navigation Menu',
+    hierarchical: false,
+    rest_base: 'menus',
+    show_cloud: false,
   },
 } as const;
 export type TaxonomyName = keyof typeof taxonomyObjects;

@@ -127,7 +127,8 @@ export class RevisionStore {
    * excerpt equal the latest revision's (the first update always saves one).
    */
   async saveAfterUpdate(post: PostRow, by: number) {
-    const [latest] = await this.list(post.id);
+    // wp_save_post_revision compares with the newest real revision, never an autosave.
+    const latest = (await this.list(post.id)).find((rev) => rev.slug === `${post.id}-revision-v1`);
     if (
       latest &&
       (['title', 'content', 'excerpt'] as const).every((f) => normalize(latest[f]) === normalize(post[f]))
@@ -142,12 +143,16 @@ export class RevisionStore {
     await this.recount(post.id);
   }
 
-  /** The post's revision_count and last_revision, after a revision is added or removed. */
-  private async recount(parent: number) {
+  /**
+   * The post's revision_count and last_revision (wp_get_latest_revision_id_and_total_count: autosaves count, the
+   * newest by date then id), after a revision or autosave is added, changed or removed.
+   */
+  async recount(parent: number) {
     await this.db.query(
       `UPDATE content.posts SET
          revision_count = (SELECT count(*)::int FROM content.posts r WHERE r.type = 'revision' AND r.parent = $1),
-         last_revision = (SELECT max(r.id) FROM content.posts r WHERE r.type = 'revision' AND r.parent = $1)
+         last_revision = (SELECT r.id FROM content.posts r WHERE r.type = 'revision' AND r.parent = $1
+                          ORDER BY r.date DESC, r.id DESC LIMIT 1)
        WHERE id = $1`,
       [parent],
     );

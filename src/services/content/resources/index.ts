@@ -1,3 +1,5 @@
+import { pageAutosaves, postAutosaves } from './autosaves/index.js';
+import { blockTypesResource } from './block-types/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
@@ -10,4 +12,7 @@ export const resources: readonly Resource[] = [
   menuItemsResource,
   menusResource,
   menuLocationsResource,
+  postAutosaves,
+  pageAutosaves,
+  blockTypesResource,
 ];
