@@ -33,7 +33,7 @@ const reassignArg = {
 };
 
 /**
- * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), the
+ * Every wp/v2 route: posts and users here, pages, media, comments and revisions (content-specs.ts), the
  * resources on the contract (resources/index.ts), then the site's other routes (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
