@@ -128,8 +128,9 @@ function removeAbandoned(lockPath: string, ino: number) {
   const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(lockPath, aside);
-  } catch {
-    return; // gone already: try again
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // gone already: try again
+    throw error; // not ours to move (permissions): say so rather than try for ever
   }
   if (Number(statSync(aside).ino) !== ino) {
     // A fresh lock was taken between the look and the move: put it back.
