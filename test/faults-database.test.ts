@@ -248,7 +248,11 @@ describe('PostgreSQL stopped under load and started again', () => {
     });
 
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      // Until every service has acknowledged a write (not a fixed wait).
+      const acknowledgedAll = () =>
+        running.every(({ c }) => (acknowledged.get(c.definition.id)?.length ?? 0) > 0);
+      for (const until = Date.now() + 10_000; !acknowledgedAll() && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 20));
       for (const { c } of running) {
         assert.ok(
           (acknowledged.get(c.definition.id)?.length ?? 0) > 0,
@@ -296,7 +300,7 @@ describe('PostgreSQL stopped under load and started again', () => {
         assert.equal(ready.statusCode, 200, `${id} /readyz after the restart`);
       }
       // Writes succeed again too, while the load continues.
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 300));
     } finally {
       stop = true;
       await Promise.all(loops);

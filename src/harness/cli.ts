@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import lockfile from 'proper-lockfile';
 import { type Env, globalSettings } from '../config.js';
 import { DatabaseError, embeddedDataExists, noDatabase, openDatabase } from '../platform/database.js';
+import { lockHolder } from '../platform/lock-file.js';
 import { migrate } from '../platform/migrations.js';
 import { UsageError } from '../platform/service.js';
 import { findService, serviceIds, services } from '../services/index.js';
@@ -131,6 +131,6 @@ async function openRefusingRunning(settings: Parameters<typeof openDatabase>[0],
 async function refuseLockedList(list: StatefulService, dataDir: string) {
   const file = (list.settings as { file?: string }).file ?? path.join(dataDir, 'list.json');
   if (!existsSync(file)) return;
-  const locked = await lockfile.check(file, { realpath: false, stale: 5000 }).catch(() => false);
-  if (locked) throw new StateError(`the list file ${file} is in use by a running backlot: ${runningHint}`);
+  if (lockHolder(`${file}.lock`))
+    throw new StateError(`the list file ${file} is in use by a running backlot: ${runningHint}`);
 }

@@ -1,20 +1,13 @@
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
+import { LockHeldError, takeLock } from './lock-file.js';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -306,38 +299,25 @@ export async function seedFromTemplate(dataDir: string, template = templateDir):
   return true;
 }
 
-/** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
-function lockEmbedded(dir: string): () => void {
+/** PGlite is single-process: the data directory's lock keeps a second process from opening the same files. */
+async function lockEmbedded(dir: string): Promise<() => void> {
   // The database files are the users' data: readable by this user only, like PostgreSQL's own data directory.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const lockFile = path.join(dir, 'backlot.lock');
-  const take = () => {
-    const fd = openSync(lockFile, 'wx');
-    writeFileSync(fd, String(process.pid));
-    closeSync(fd);
-  };
   try {
-    take();
-  } catch {
-    const holder = Number(readFileSync(lockFile, 'utf8'));
-    if (holder && holder !== process.pid && processAlive(holder)) {
-      throw new DatabaseError(
-        `the embedded database in ${dir} is in use by another backlot process (pid ${holder}); stop it first, or set DATABASE_URL to share a PostgreSQL server`,
-      );
-    }
-    rmSync(lockFile, { force: true });
-    take();
-  }
-  return () => rmSync(lockFile, { force: true });
-}
-
-function processAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
+    const lock = await takeLock(path.join(dir, 'backlot.lock'));
+    return () => lock.release();
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (!(error instanceof LockHeldError)) throw error;
+    const { holder } = error;
+    const who = !holder
+      ? ''
+      : holder.host === hostname()
+        ? ` (pid ${holder.pid})`
+        : ` (pid ${holder.pid} on ${holder.host})`;
+    throw new DatabaseError(
+      `the embedded database in ${dir} is in use by another backlot process${who}; stop it first, or set DATABASE_URL to share a PostgreSQL server`,
+    );
   }
 }
 
@@ -346,7 +326,7 @@ function processAlive(pid: number) {
  * by `dumpEmbeddedTemplate`, which starts several times faster than a fresh initdb.
  */
 export async function openEmbedded(dir?: string, template?: Blob): Promise<Database> {
-  const release = dir ? lockEmbedded(dir) : () => {};
+  const release = dir ? await lockEmbedded(dir) : () => {};
   const db = new EmbeddedDatabase(startWorker(), release);
   try {
     const dataDir = dir ? path.join(dir, 'data') : undefined;

@@ -6,7 +6,6 @@ import { resources } from './resources/index.js';
 import type { RouteSpec } from './route-spec.js';
 import { taxonomyReadable } from './site-routes.js';
 import type { ContentStore, PostRow, UserRow } from './store.js';
-import { termsOfPost } from './terms.js';
 
 export interface Matched {
   spec: RouteSpec;
@@ -54,10 +53,6 @@ export async function allowedMethods(
   const edit = context === 'edit';
   /** A collection's GET: anyone, but edit context needs the capability. */
   const listable = (capability: string) => !edit || can(me, capability);
-  /** A term list's GET: edit context needs edit_terms, and `post=` a post whose terms the caller may see. */
-  const termListable = async () =>
-    listable('manage_categories') &&
-    (!Number(query.post) || (await termsOfPost(store, me, Number(query.post))) === 'readable');
   let allowed: (method: string) => boolean;
   switch (spec.path) {
     case '/wp/v2/posts':
@@ -132,20 +127,6 @@ export async function allowedMethods(
     case '/wp/v2/users/(?P<id>[\\d]+)/restore':
       allowed = () => can(me, 'delete_users');
       break;
-    case '/wp/v2/categories': {
-      const terms = await termListable();
-      allowed = (m) => (m === 'GET' ? terms : can(me, 'manage_categories'));
-      break;
-    }
-    case '/wp/v2/categories/(?P<id>[\\d]+)': {
-      const taxonomy = 'category';
-      if (!validId(id) || !(await store.findTerm(taxonomy, id))) return [];
-      allowed = (m) =>
-        m === 'GET'
-          ? listable('manage_categories')
-          : can(me, 'manage_categories') && !(m === 'DELETE' && taxonomy === 'category' && id === 1);
-      break;
-    }
     case '/wp/v2/statuses/(?P<status>[\\w-]+)':
       // Only `publish` is public; the others are described to those who may write.
       allowed = () => params.status === 'publish' || can(me, 'edit_posts') || can(me, 'edit_pages');

@@ -9,16 +9,12 @@ import { resourceSpecs } from './resources/contract.js';
 import { resources } from './resources/index.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import {
-  CategorySchema,
   ForceQuery,
   IndexSchema,
   ItemQuery,
   PostSchema,
   PostWriteBody,
   responses,
-  TagSchema,
-  TermListQuery,
-  TermWriteBody,
   UserDeleteArgs,
   UserListQuery,
   UserSchema,
@@ -27,12 +23,8 @@ import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import type { ContentSettings } from './settings.js';
 import type { Site } from './site.js';
 import { siteRouteSpecs } from './site-specs.js';
-import { TermUpdateBody } from './term-writes.js';
 import { UserWriteBody } from './user-writes.js';
 import { inWordPressForm } from './wordpress-form.js';
-
-const termSchema = (route: 'categories' | 'tags') =>
-  route === 'categories' ? itemSchema('category', CategorySchema) : itemSchema('tag', TagSchema);
 
 const reassignArg = {
   type: 'integer',
@@ -41,16 +33,15 @@ const reassignArg = {
 };
 
 /**
- * Every wp/v2 route: posts, users and terms here, pages, media, comments and revisions (content-specs.ts), the
+ * Every wp/v2 route: posts and users here, pages, media, comments and revisions (content-specs.ts), the
  * resources on the contract (resources/index.ts), then the site's other routes (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
   described ??= [
     ...routeSpecs.slice(0, 3),
     ...contentRouteSpecs(),
-    ...routeSpecs.slice(3, 5),
     ...resourceSpecs(resources),
-    ...routeSpecs.slice(5),
+    ...routeSpecs.slice(3),
     ...siteRouteSpecs(),
   ].map(inWordPressForm);
   return described;
@@ -88,27 +79,6 @@ const routeSpecs: RouteSpec[] = [
       { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
     ],
   },
-  ...(['categories'] as const).flatMap((route) => [
-    {
-      path: `/wp/v2/${route}`,
-      linked: true,
-      schema: termSchema(route),
-      endpoints: [
-        { methods: ['GET'], args: argsOf(TermListQuery) },
-        { methods: ['POST'], args: argsOf(TermWriteBody) },
-      ],
-    },
-    {
-      path: `/wp/v2/${route}/(?P<id>[\\d]+)`,
-      linked: false,
-      schema: termSchema(route),
-      endpoints: [
-        { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
-        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(TermUpdateBody) } },
-        { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
-      ],
-    },
-  ]),
   {
     path: '/wp/v2/users',
     linked: true,

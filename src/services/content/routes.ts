@@ -19,8 +19,6 @@ import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
 import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
-import { termWriteRoutes } from './term-writes.js';
-import { termRoutes } from './terms.js';
 import { userWriteRoutes } from './user-writes.js';
 import { userRoutes } from './users.js';
 
@@ -123,8 +121,6 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(siteRoutes());
     await app.register(optionRoutes(store.db, settings));
     await app.register(searchRoutes(store.db));
-    await app.register(termRoutes(store));
-    await app.register(termWriteRoutes(store));
     await app.register(resourceRoutes(store, resources));
   };
 }

@@ -4,8 +4,8 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pluralize from 'pluralize';
-import lockfile from 'proper-lockfile';
 import { HttpError } from '../../platform/errors.js';
+import { type HeldLock, LockHeldError, takeLock } from '../../platform/lock-file.js';
 
 export type Item = Record<string, unknown>;
 export type Data = Record<string, unknown>;
@@ -146,7 +146,7 @@ export class ListStore {
   private reloadAfterFlush = false;
   private compromised?: string;
   private closed = false;
-  private release?: () => Promise<void>;
+  private lockHeld?: HeldLock;
 
   private constructor(
     readonly file: string,
@@ -162,33 +162,26 @@ export class ListStore {
       await store.removeLeftovers();
       await store.load();
     } catch (error) {
-      await store.release?.();
+      store.lockHeld?.release();
       throw error;
     }
     store.watch();
     return store;
   }
 
-  private lockOptions(lockWaitMs: number): lockfile.LockOptions {
-    const retries = Math.ceil(lockWaitMs / 500);
-    return {
-      realpath: false,
-      // A crashed holder's lock counts as abandoned after `stale` ms; a live holder refreshes it every second.
-      stale: 5000,
-      update: 1000,
-      retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: 500, maxTimeout: 500 },
-      onCompromised: (error) => void this.relock(error),
-    };
+  /** The file's lock (`<file>.lock`): a holder that died is replaced at once, one on another host after 5 s. */
+  private takeLock(waitMs: number) {
+    return takeLock(`${this.file}.lock`, { waitMs, onLost: (error) => void this.relock(error) });
   }
 
-  /** The lock was lost (a stalled process, someone removed it): no saves until it is ours again. */
+  /** The lock was lost (someone removed it, another process took it): no saves until it is ours again. */
   private async relock(error: Error) {
     const { log } = this.options;
     this.compromised = `the lock on ${this.file} was lost (${error.message})`;
     log.error({ file: this.file }, `${this.compromised}; saves fail until it is taken back`);
     if (this.closed) return;
     try {
-      this.release = await lockfile.lock(this.file, this.lockOptions(0));
+      this.lockHeld = await this.takeLock(0);
       this.compromised = undefined;
       log.warn({ file: this.file }, 'took the lock on the list file back');
     } catch (relockError) {
@@ -201,9 +194,9 @@ export class ListStore {
 
   private async lock() {
     try {
-      this.release = await lockfile.lock(this.file, this.lockOptions(this.options.lockWaitMs));
+      this.lockHeld = await this.takeLock(this.options.lockWaitMs);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+      if (error instanceof LockHeldError) {
         throw new DataFileError(
           `${this.file} is in use by another process (lock ${this.file}.lock); stop it or set LIST_FILE to another file`,
         );
@@ -496,6 +489,6 @@ export class ListStore {
     clearTimeout(this.reloadTimer);
     this.watcher?.close();
     await this.flushed;
-    await this.release?.().catch(() => {});
+    this.lockHeld?.release();
   }
 }

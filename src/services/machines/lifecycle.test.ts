@@ -73,8 +73,10 @@ test('status and the create action are derived from the stored creation time, ac
   }
 });
 
-test('a machine becomes active once MACHINES_PROVISION_MS has passed', async () => {
-  const service = await startMachines({ MACHINES_PROVISION_MS: '1500' }, { db });
+test('a machine becomes active once MACHINES_PROVISION_MS has passed on the service clock', async () => {
+  // The clock starts now: rows are stamped by it, and it moves only when told (no waiting in real time).
+  const clock = testClock(Date.now());
+  const service = await startMachines({ MACHINES_PROVISION_MS: '1500' }, { db, clock });
   try {
     const created = await service.app.inject({
       method: 'POST',
@@ -84,9 +86,14 @@ test('a machine becomes active once MACHINES_PROVISION_MS has passed', async () 
     });
     const id = created.json().machine.id;
     assert.equal(created.json().machine.status, 'new');
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    const list = (await service.app.inject({ url: '/v2/machines', headers: auth() })).json();
-    assert.equal(list.machines.find((m: { id: number }) => m.id === id).status, 'active');
+    const status = async () =>
+      (await service.app.inject({ url: '/v2/machines', headers: auth() }))
+        .json()
+        .machines.find((m: { id: number }) => m.id === id).status;
+    clock.advance(1499);
+    assert.equal(await status(), 'new');
+    clock.advance(1);
+    assert.equal(await status(), 'active');
   } finally {
     await service.close();
   }

@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/database.js';
+import type { Clock } from '../../platform/service.js';
 import type { TypedApp } from './routing.js';
 import type { MachinesSettings } from './settings.js';
 
@@ -6,6 +7,8 @@ import type { MachinesSettings } from './settings.js';
 export interface ResourceContext {
   db: Database;
   settings: MachinesSettings;
+  /** The service's clock (`ServiceContext.clock`): provisioning (`new` → `active`, actions completing) reads it. */
+  clock: Clock;
 }
 
 /** One DigitalOcean resource: its folder under resources/ exports one of these, listed in resources/index.ts. */

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import type { Clock } from '../../platform/service.js';
 import { guard } from './auth.js';
 import { containsNul } from './body.js';
 import { unprocessable } from './errors.js';
@@ -11,12 +12,12 @@ import { resources } from './resources/index.js';
 import { ErrorSchema } from './schemas.js';
 import type { MachinesSettings } from './settings.js';
 
-function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
+function api(db: Database, settings: MachinesSettings, clock: Clock): FastifyPluginAsync {
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // Actions that completed since the last request take effect before anything is read or changed.
-    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs));
-    for (const resource of resources) resource.routes(app, { db, settings });
+    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs, clock.now()));
+    for (const resource of resources) resource.routes(app, { db, settings, clock });
   };
 }
 
@@ -52,7 +53,7 @@ export function machinesRoutes(
         return payload;
       return { ...body, request_id: request.id };
     });
-    await app.register(api(db, settings));
+    await app.register(api(db, settings, limiter.clock));
   };
   Object.assign(plugin, { [Symbol.for('skip-override')]: true });
   return plugin;

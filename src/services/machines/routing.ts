@@ -61,6 +61,35 @@ export function paginated<T>(
   };
 }
 
+/** A page window for a store's list query: the rows from `offset`, at most `limit` of them. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A list route's answer for a list paged in SQL: `{ [key]: rows.map(present), links, meta: { total } }`, the page
+ * and per_page read from the request's query. `fetch` runs the store's query for one window and returns the rows
+ * with the total count, e.g.
+ * `pagedList(request, 'snapshots', (w) => listSnapshots(db, { ...w, type }), presentSnapshot)`.
+ */
+export async function pagedList<K extends string, R, T>(
+  request: FastifyRequest,
+  key: K,
+  fetch: (window: PageWindow) => Promise<{ rows: R[]; total: number }>,
+  present: (row: R) => T | Promise<T>,
+): Promise<{ [P in K]: T[] } & { links: ReturnType<typeof pageLinks>; meta: { total: number } }> {
+  const p = page(request.query as { page?: number; per_page?: number });
+  const { rows, total } = await fetch({ limit: p.perPage, offset: p.offset });
+  const items: T[] = [];
+  for (const row of rows) items.push(await present(row));
+  return {
+    [key]: items,
+    links: pageLinks(request, total, p.page, p.perPage),
+    meta: { total },
+  } as { [P in K]: T[] } & { links: ReturnType<typeof pageLinks>; meta: { total: number } };
+}
+
 export const words = [
   { singular: 'machine', plural: 'machines', title: 'Machine', tag: 'machines' },
   { singular: 'droplet', plural: 'droplets', title: 'Droplet', tag: 'droplets (original word)' },

@@ -2,5 +2,5 @@
 export const isoSeconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
 
 /** Provisioning is derived from the stored creation time, so every process and restart agrees. */
-export const isProvisioned = (createdAt: Date, provisionMs: number, now = Date.now()) =>
+export const isProvisioned = (createdAt: Date, provisionMs: number, now: number) =>
   now >= createdAt.getTime() + provisionMs;

@@ -1,5 +1,6 @@
 import { pageAutosaves, postAutosaves } from './autosaves/index.js';
 import { blockTypesResource } from './block-types/index.js';
+import { categoriesResource } from './categories/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
@@ -8,6 +9,7 @@ import { tagsResource } from './tags/index.js';
 
 /** content's resources built on the contract (contract.ts): each one folder and one line here. */
 export const resources: readonly Resource[] = [
+  categoriesResource,
   tagsResource,
   menuItemsResource,
   menusResource,

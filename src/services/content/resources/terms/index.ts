@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { can } from '../../capabilities.js';
+import { can, canRead } from '../../capabilities.js';
 import { pickItemFields } from '../../embed-param.js';
 import { refused, restError } from '../../errors.js';
 import { fieldList, paginate, sendFields, validId } from '../../http.js';
@@ -15,7 +15,7 @@ import {
   TermListQuery,
   TermWriteBody,
 } from '../../schemas.js';
-import type { TermRow } from '../../store.js';
+import type { ContentStore, TermRow, UserRow } from '../../store.js';
 import {
   deleteTerm,
   termExists,
@@ -24,9 +24,22 @@ import {
   uniqueTermSlug,
   updateTerm,
 } from '../../term-store.js';
-import { notHierarchical, TermUpdateBody } from '../../term-writes.js';
-import { termsOfPost } from '../../terms.js';
 import { type Call, type Check, defineResource, type Resource } from '../contract.js';
+
+export const TermUpdateBody = Type.Partial(TermWriteBody);
+
+const notHierarchical = () =>
+  restError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+
+/**
+ * The terms controller's `post` check: the post must exist (400), be of a type the taxonomy is on (posts only
+ * here), and be public or readable by the caller (check_read_terms_permission_for_post), or its terms stay hidden.
+ */
+async function termsOfPost(store: ContentStore, user: UserRow | undefined, id: number) {
+  const post = validId(id) ? await store.findPost(id) : undefined;
+  if (!post) return 'missing';
+  return post.type === 'post' && canRead(user, post) ? 'readable' : 'hidden';
+}
 
 /** A taxonomy as data: what WP_REST_Terms_Controller needs to know of it. */
 export interface Taxonomy {
@@ -40,6 +53,8 @@ export interface Taxonomy {
   createCapability: string;
   /** `edit_terms`, `delete_terms`: manage_categories for both of core's taxonomies. */
   manageCapability: string;
+  /** The taxonomy's default term (`default_category`), which map_meta_cap never lets anyone delete. */
+  defaultTerm?: number;
 }
 
 /** WP_REST_Terms_Controller for one taxonomy: its list, creation, reads, updates and deletes. */
@@ -277,8 +292,8 @@ export function termResource(tax: Taxonomy): Resource {
             body: Type.Optional(ForceQuery) as unknown as typeof ForceQuery,
             response: Type.Object({ deleted: Type.Boolean(), previous: Type.Omit(schema, ['_links']) }),
             async check(check) {
-              await findTerm(check);
-              if (!may(check, tax.manageCapability))
+              const term = await findTerm(check);
+              if (!may(check, tax.manageCapability) || term.id === tax.defaultTerm)
                 throw refused(
                   !!check.me,
                   'rest_cannot_delete',

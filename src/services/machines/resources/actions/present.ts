@@ -2,8 +2,8 @@ import { isoSeconds, isProvisioned } from '../../time.js';
 import { findRegion } from '../catalog/data.js';
 import type { ActionRow } from './row.js';
 
-export function presentAction(row: ActionRow, provisionMs: number) {
-  const completed = isProvisioned(row.started_at, provisionMs);
+export function presentAction(row: ActionRow, provisionMs: number, now: number) {
+  const completed = isProvisioned(row.started_at, provisionMs, now);
   return {
     id: row.id,
     status: completed ? 'completed' : 'in-progress',

@@ -1,17 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../../../platform/database.js';
 import { notFound } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses, IdParams } from '../../schemas.js';
-import type { MachinesSettings } from '../../settings.js';
 import { presentAction } from './present.js';
 import { findAction } from './row.js';
 import { ActionSchema, actionList } from './schemas.js';
 import { listActions } from './store.js';
 
 /** `/v2/actions`: every action of the account (machines and volumes), newest first, and one by id. */
-export function accountActionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
+export function accountActionRoutes(app: TypedApp, { db, settings, clock }: ResourceContext) {
   const tags = ['actions'];
   app.get(
     '/v2/actions',
@@ -24,15 +22,13 @@ export function accountActionRoutes(app: TypedApp, db: Database, settings: Machi
         response: { 200: actionList, ...errorResponses },
       },
     },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listActions(db, { limit: p.perPage, offset: p.offset });
-      return {
-        actions: rows.map((a) => presentAction(a, settings.provisionMs)),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
-    },
+    async (request) =>
+      pagedList(
+        request,
+        'actions',
+        (window) => listActions(db, window),
+        (a) => presentAction(a, settings.provisionMs, clock.now()),
+      ),
   );
   app.get(
     '/v2/actions/:id',
@@ -48,11 +44,11 @@ export function accountActionRoutes(app: TypedApp, db: Database, settings: Machi
     async (request) => {
       const action = await findAction(db, Number(request.params.id));
       if (!action) throw notFound();
-      return { action: presentAction(action, settings.provisionMs) };
+      return { action: presentAction(action, settings.provisionMs, clock.now()) };
     },
   );
 }
 
 export const resource: Resource = {
-  routes: (app, { db, settings }) => accountActionRoutes(app, db, settings),
+  routes: (app, ctx) => accountActionRoutes(app, ctx),
 };

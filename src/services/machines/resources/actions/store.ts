@@ -73,7 +73,7 @@ export async function hasPendingAction(db: Queryable, machineId: number, cutoff:
  * runs in the background: every request settles first, so every process and restart sees the same state. The row
  * locks make a second process wait and then find them applied.
  */
-export async function settleActions(db: Database, provisionMs: number, now = Date.now()): Promise<void> {
+export async function settleActions(db: Database, provisionMs: number, now: number): Promise<void> {
   const cutoff = new Date(now - provisionMs);
   const due = await db.query(
     'SELECT 1 FROM machines.actions WHERE NOT applied AND started_at <= $1 LIMIT 1',

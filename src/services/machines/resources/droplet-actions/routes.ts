@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../../../platform/database.js';
 import { HttpError } from '../../../../platform/errors.js';
+import type { Clock } from '../../../../platform/service.js';
 import { badRequest, notFound, unprocessable } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp, type Word, words } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp, type Word, words } from '../../routing.js';
 import { CatalogQuery, errorResponses, IdParams } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { isRowId } from '../../store.js';
@@ -21,6 +22,7 @@ type Body = Parameters<typeof actionParams>[2];
 async function startAction(
   db: Database,
   settings: MachinesSettings,
+  clock: Clock,
   id: number,
   body: Body,
   w: Word,
@@ -33,7 +35,7 @@ async function startAction(
     );
     const machine = rows[0];
     if (!machine) return undefined;
-    const now = new Date();
+    const now = new Date(clock.now());
     if (await hasPendingAction(tx, id, new Date(now.getTime() - settings.provisionMs)))
       throw unprocessable(`${w.title} already has a pending event.`);
     const params = await actionParams(tx as Database, machine, body, w.title);
@@ -53,10 +55,10 @@ const actionBelongs = (action: ActionRow | undefined, machineId: number) =>
   action.resource_id === machineId &&
   (action.resource_type === 'machine' || action.resource_type === 'droplet');
 
-export function machineActionRoutes(app: TypedApp, db: Database, settings: MachinesSettings, w: Word) {
+export function machineActionRoutes(app: TypedApp, { db, settings, clock }: ResourceContext, w: Word) {
   const tags = [w.tag];
   const one = Type.Object({ action: ActionSchema });
-  const show = (a: ActionRow) => presentAction(a, settings.provisionMs);
+  const show = (a: ActionRow) => presentAction(a, settings.provisionMs, clock.now());
 
   app.post(
     `/v2/${w.plural}/:id/actions`,
@@ -71,7 +73,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
       },
     },
     async (request, reply) => {
-      const action = await startAction(db, settings, Number(request.params.id), request.body, w);
+      const action = await startAction(db, settings, clock, Number(request.params.id), request.body, w);
       if (!action) throw notFound();
       reply.code(201);
       return { action: show(action) };
@@ -102,7 +104,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
       for (const machine of rows) {
         // A machine that cannot take the action (already off, busy) is left out, not an error for all.
         try {
-          const action = await startAction(db, settings, machine.id, request.body, w);
+          const action = await startAction(db, settings, clock, machine.id, request.body, w);
           if (action) actions.push(action);
         } catch (error) {
           if (!(error instanceof HttpError && error.statusCode === 422)) throw error;
@@ -128,13 +130,7 @@ export function machineActionRoutes(app: TypedApp, db: Database, settings: Machi
     async (request) => {
       const id = Number(request.params.id);
       if (!(await machineExists(db, id))) throw notFound();
-      const p = page(request.query);
-      const { rows, total } = await listActions(db, { machineId: id, limit: p.perPage, offset: p.offset });
-      return {
-        actions: rows.map(show),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
+      return pagedList(request, 'actions', (window) => listActions(db, { machineId: id, ...window }), show);
     },
   );
 
@@ -164,7 +160,7 @@ async function machineExists(db: Queryable, id: number): Promise<boolean> {
 }
 
 export const resource: Resource = {
-  routes(app, { db, settings }) {
-    for (const w of words) machineActionRoutes(app, db, settings, w);
+  routes(app, ctx) {
+    for (const w of words) machineActionRoutes(app, ctx, w);
   },
 };

@@ -45,8 +45,8 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
 }
 
 /** The machine object of the API; `withVpc` is false for the create response, as the provider does. */
-export function presentMachine(row: MachineRow, provisionMs: number, withVpc = true) {
-  const active = isProvisioned(row.created_at, provisionMs);
+export function presentMachine(row: MachineRow, provisionMs: number, now: number, withVpc = true) {
+  const active = isProvisioned(row.created_at, provisionMs, now);
   const size = findSize(row.size);
   const region = findRegion(row.region);
   const image = row.user_image ? presentUserImage(row.user_image) : findImage(row.image_id);

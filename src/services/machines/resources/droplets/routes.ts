@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../../../platform/database.js';
 import { publicOrigin } from '../../../../platform/request.js';
 import { badRequest, notFound, unprocessable } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp, type Word, words } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp, type Word, words } from '../../routing.js';
 import { errorResponses, IdParams } from '../../schemas.js';
-import type { MachinesSettings } from '../../settings.js';
 import { resolveImage } from '../images/routes.js';
 import { tagSpellings } from '../tags/store.js';
 import { machineExtraRoutes } from './extras.js';
@@ -25,7 +23,7 @@ import {
 // The provider's machine deletes answer 204 with a JSON content type (its other 204s carry none).
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, w: Word) {
+function machineRoutes(app: TypedApp, { db, settings, clock }: ResourceContext, w: Word) {
   const { one, created, list } = envelopes(w.singular, w.plural);
   const tags = [w.tag];
 
@@ -52,14 +50,14 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
         const result = await createMachines(db, wanted.machines, {
           limit: settings.limit,
           resourceType: w.singular,
-          now: new Date(),
+          now: new Date(clock.now()),
         });
         const base = publicOrigin(request);
         const rel = wanted.multiple ? 'multiple_create' : 'create';
         const links = {
           actions: result.actions.map((a) => ({ id: a.id, rel, href: `${base}/v2/actions/${a.id}` })),
         };
-        const shown = result.machines.map((m) => presentMachine(m, settings.provisionMs, false));
+        const shown = result.machines.map((m) => presentMachine(m, settings.provisionMs, clock.now(), false));
         reply.code(202);
         return wanted.multiple ? { [w.plural]: shown, links } : { [w.singular]: shown[0], links };
       } catch (error) {
@@ -82,23 +80,21 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
         response: { 200: list, ...errorResponses },
       },
     },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listMachines(db, {
-        // An empty tag_name or name, as some clients send by default, means no filter.
-        tag: request.query.tag_name || undefined,
-        name: request.query.name || undefined,
-        // No size here has a GPU, so `type=gpus` lists none.
-        none: request.query.type === 'gpus',
-        limit: p.perPage,
-        offset: p.offset,
-      });
-      return {
-        [w.plural]: rows.map((m) => presentMachine(m, settings.provisionMs)),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
-    },
+    async (request) =>
+      pagedList(
+        request,
+        w.plural,
+        (window) =>
+          listMachines(db, {
+            // An empty tag_name or name, as some clients send by default, means no filter.
+            tag: request.query.tag_name || undefined,
+            name: request.query.name || undefined,
+            // No size here has a GPU, so `type=gpus` lists none.
+            none: request.query.type === 'gpus',
+            ...window,
+          }),
+        (m) => presentMachine(m, settings.provisionMs, clock.now()),
+      ),
   );
 
   app.get(
@@ -115,7 +111,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
     async (request) => {
       const row = await findMachine(db, Number(request.params.id));
       if (!row) throw notFound();
-      return { [w.singular]: presentMachine(row, settings.provisionMs) };
+      return { [w.singular]: presentMachine(row, settings.provisionMs, clock.now()) };
     },
   );
 
@@ -157,10 +153,10 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
 }
 
 export const resource: Resource = {
-  routes(app, { db, settings }) {
+  routes(app, ctx) {
     for (const w of words) {
-      machineRoutes(app, db, settings, w);
-      machineExtraRoutes(app, db, w);
+      machineRoutes(app, ctx, w);
+      machineExtraRoutes(app, ctx.db, w);
     }
   },
 };

@@ -2,8 +2,8 @@ import { isoSeconds, isProvisioned } from '../../time.js';
 import type { FirewallRow } from './store.js';
 
 /** A firewall is `waiting` while its last change is applied (the provisioning time), then `succeeded`. */
-export function presentFirewall(row: FirewallRow, provisionMs: number) {
-  const applied = isProvisioned(new Date(row.changed_at), provisionMs);
+export function presentFirewall(row: FirewallRow, provisionMs: number, now: number) {
+  const applied = isProvisioned(new Date(row.changed_at), provisionMs, now);
   return {
     id: row.id,
     name: row.name,

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../../../platform/database.js';
 import { apiError, badRequest, notFound } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp, words } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp, words } from '../../routing.js';
 import { CatalogQuery, errorResponses, IdParams } from '../../schemas.js';
-import type { MachinesSettings } from '../../settings.js';
 import { findMachine } from '../droplets/store.js';
 import { tagSpellings } from '../tags/store.js';
 import { presentFirewall } from './present.js';
@@ -23,6 +22,7 @@ import {
   changeTags,
   deleteFirewall,
   type FirewallFields,
+  type FirewallRow,
   findFirewall,
   insertFirewall,
   listFirewalls,
@@ -44,14 +44,15 @@ async function checkReferences(db: Database, f: Partial<FirewallFields>, id?: st
   if (f.name && (await nameTaken(db, f.name, id))) throw apiError(409, 'conflict', 'duplicate name');
 }
 
-function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
+function firewallRoutes(app: TypedApp, { db, settings, clock }: ResourceContext) {
   const tags = ['firewalls'];
   const load = async (id: string) => {
     const firewall = await findFirewall(db, id);
     if (!firewall) throw notFound();
     return firewall;
   };
-  const show = async (id: string) => ({ firewall: presentFirewall(await load(id), settings.provisionMs) });
+  const present = (row: FirewallRow) => presentFirewall(row, settings.provisionMs, clock.now());
+  const show = async (id: string) => ({ firewall: present(await load(id)) });
 
   app.post(
     '/v2/firewalls',
@@ -67,9 +68,9 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
     async (request, reply) => {
       const wanted = checkFirewall(request.body);
       await checkReferences(db, wanted);
-      const firewall = await insertFirewall(db, wanted, new Date());
+      const firewall = await insertFirewall(db, wanted, new Date(clock.now()));
       reply.code(202);
-      return { firewall: presentFirewall(firewall, settings.provisionMs) };
+      return { firewall: presentFirewall(firewall, settings.provisionMs, clock.now()) };
     },
   );
   app.get(
@@ -83,15 +84,7 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
         response: { 200: firewallList, ...errorResponses },
       },
     },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listFirewalls(db, { limit: p.perPage, offset: p.offset });
-      return {
-        firewalls: rows.map((f) => presentFirewall(f, settings.provisionMs)),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
-    },
+    async (request) => pagedList(request, 'firewalls', (window) => listFirewalls(db, window), present),
   );
   app.get(
     '/v2/firewalls/:firewall_id',
@@ -122,7 +115,7 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
       const firewall = await load(request.params.firewall_id);
       const wanted = checkFirewall(request.body);
       await checkReferences(db, wanted, firewall.id);
-      await replaceFirewall(db, firewall.id, wanted, new Date());
+      await replaceFirewall(db, firewall.id, wanted, new Date(clock.now()));
       return show(firewall.id);
     },
   );
@@ -158,7 +151,7 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
         const { dropletIds } = checkTagsAndDroplets(request.body);
         if (!dropletIds.length) throw badRequest('droplet_ids must name at least one droplet.');
         if (add) await checkReferences(db, { dropletIds });
-        await (add ? addDroplets : removeDroplets)(db, firewall.id, dropletIds, new Date());
+        await (add ? addDroplets : removeDroplets)(db, firewall.id, dropletIds, new Date(clock.now()));
         return reply.code(204).send(null);
       },
     );
@@ -173,7 +166,7 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
         const { tags: names } = checkTagsAndDroplets(request.body);
         if (!names.length) throw badRequest('tags must name at least one tag.');
         if (add) await checkReferences(db, { tags: names });
-        await changeTags(db, firewall.id, names, add, new Date());
+        await changeTags(db, firewall.id, names, add, new Date(clock.now()));
         return reply.code(204).send(null);
       },
     );
@@ -196,7 +189,7 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
           firewall.id,
           merge(firewall.inbound_rules, change.inbound_rules),
           merge(firewall.outbound_rules, change.outbound_rules),
-          new Date(),
+          new Date(clock.now()),
         );
         return reply.code(204).send(null);
       },
@@ -219,17 +212,12 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
       async (request) => {
         const machine = await findMachine(db, Number(request.params.id));
         if (!machine) throw notFound();
-        const p = page(request.query);
-        const { rows, total } = await listFirewalls(db, {
-          machineId: machine.id,
-          limit: p.perPage,
-          offset: p.offset,
-        });
-        return {
-          firewalls: rows.map((f) => presentFirewall(f, settings.provisionMs)),
-          links: pageLinks(request, total, p.page, p.perPage),
-          meta: { total },
-        };
+        return pagedList(
+          request,
+          'firewalls',
+          (window) => listFirewalls(db, { machineId: machine.id, ...window }),
+          present,
+        );
       },
     );
   }
@@ -237,5 +225,5 @@ function firewallRoutes(app: TypedApp, db: Database, settings: MachinesSettings)
 
 /** `/v2/firewalls`: rules applied to droplets named directly or by tag. */
 export const resource: Resource = {
-  routes: (app, { db, settings }) => firewallRoutes(app, db, settings),
+  routes: (app, ctx) => firewallRoutes(app, ctx),
 };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../../../../platform/database.js';
 import { notFound, unprocessable } from '../../errors.js';
 import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp } from '../../routing.js';
+import { pagedList, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses, Meta, PageLinks } from '../../schemas.js';
 import { parsePublicKey } from './sshkey.js';
 import { deleteKey, findKey, insertKey, listKeys, renameKey } from './store.js';
@@ -46,11 +46,13 @@ export function keyRoutes(app: TypedApp, db: Database) {
         },
       },
     },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listKeys(db, p.perPage, p.offset);
-      return { ssh_keys: rows, links: pageLinks(request, total, p.page, p.perPage), meta: { total } };
-    },
+    async (request) =>
+      pagedList(
+        request,
+        'ssh_keys',
+        (window) => listKeys(db, window.limit, window.offset),
+        (key) => key,
+      ),
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../errors.js';
 import type { Resource } from '../../resource.js';
-import { page, pageLinks } from '../../routing.js';
+import { pagedList } from '../../routing.js';
 import { errorResponses } from '../../schemas.js';
 import { SnapshotParams, SnapshotsQuery, snapshotList, snapshotOne } from './schemas.js';
 import { deleteSnapshot, findSnapshot, listSnapshots, presentSnapshot } from './store.js';
@@ -21,19 +21,13 @@ export const resource: Resource = {
           response: { 200: snapshotList, ...errorResponses },
         },
       },
-      async (request) => {
-        const p = page(request.query);
-        const { rows, total } = await listSnapshots(db, {
-          type: request.query.resource_type,
-          limit: p.perPage,
-          offset: p.offset,
-        });
-        return {
-          snapshots: rows.map(presentSnapshot),
-          links: pageLinks(request, total, p.page, p.perPage),
-          meta: { total },
-        };
-      },
+      async (request) =>
+        pagedList(
+          request,
+          'snapshots',
+          (window) => listSnapshots(db, { type: request.query.resource_type, ...window }),
+          presentSnapshot,
+        ),
     );
     app.get(
       '/v2/snapshots/:snapshot_id',

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../../../platform/database.js';
 import { notFound, unprocessable } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses } from '../../schemas.js';
-import type { MachinesSettings } from '../../settings.js';
 import { presentAction } from '../actions/present.js';
 import { ActionSchema, actionList } from '../actions/schemas.js';
 import { listActions } from '../actions/store.js';
@@ -12,7 +10,7 @@ import { VolumeParams } from '../volumes/schemas.js';
 import { findVolume, findVolumeByName } from '../volumes/store.js';
 import { startVolumeAction, VolumeActionBody } from './rules.js';
 
-export function volumeActionRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
+export function volumeActionRoutes(app: TypedApp, { db, settings, clock }: ResourceContext) {
   const tags = ['volumes'];
   const actionOne = Type.Object({ action: ActionSchema });
   const load = async (id: string) => {
@@ -37,6 +35,7 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
       const result = await startVolumeAction(
         db,
         settings,
+        clock,
         await load(request.params.volume_id),
         request.body,
       );
@@ -60,7 +59,7 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
       if (!name) throw unprocessable('volume_name is required.');
       const volume = await findVolumeByName(db, name, region || undefined);
       if (!volume) throw notFound();
-      const result = await startVolumeAction(db, settings, volume, request.body);
+      const result = await startVolumeAction(db, settings, clock, volume, request.body);
       reply.code(202);
       return result;
     },
@@ -79,17 +78,12 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
     },
     async (request) => {
       const volume = await load(request.params.volume_id);
-      const p = page(request.query);
-      const { rows, total } = await listActions(db, {
-        volumeId: volume.id,
-        limit: p.perPage,
-        offset: p.offset,
-      });
-      return {
-        actions: rows.map((a) => presentAction(a, settings.provisionMs)),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
+      return pagedList(
+        request,
+        'actions',
+        (window) => listActions(db, { volumeId: volume.id, ...window }),
+        (a) => presentAction(a, settings.provisionMs, clock.now()),
+      );
     },
   );
   app.get(
@@ -114,11 +108,11 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
         [Number(request.params.action_id), volume.id],
       );
       if (!rows[0]) throw notFound();
-      return { action: presentAction(rows[0], settings.provisionMs) };
+      return { action: presentAction(rows[0], settings.provisionMs, clock.now()) };
     },
   );
 }
 
 export const resource: Resource = {
-  routes: (app, { db, settings }) => volumeActionRoutes(app, db, settings),
+  routes: (app, ctx) => volumeActionRoutes(app, ctx),
 };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../../../platform/database.js';
+import type { Clock } from '../../../../platform/service.js';
 import { unprocessable } from '../../errors.js';
 import type { MachinesSettings } from '../../settings.js';
 import { presentAction } from '../actions/present.js';
@@ -22,10 +23,11 @@ export const VolumeActionBody = Type.Object({
 export async function startVolumeAction(
   db: Database,
   settings: MachinesSettings,
+  clock: Clock,
   volume: VolumeRow,
   body: typeof VolumeActionBody.static,
 ) {
-  const now = new Date();
+  const now = new Date(clock.now());
   if (await volumeBusy(db, volume.id, new Date(now.getTime() - settings.provisionMs)))
     throw unprocessable('The volume already has a pending action.');
   const params: Record<string, unknown> = { volume_id: volume.id };
@@ -75,5 +77,5 @@ export async function startVolumeAction(
     await createTag(db, tag);
     await changeTagging(db, tag, [{ type: 'volume', id: volume.id }], true);
   }
-  return { action: presentAction(action, settings.provisionMs) };
+  return { action: presentAction(action, settings.provisionMs, now.getTime()) };
 }

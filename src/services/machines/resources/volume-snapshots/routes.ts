@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../errors.js';
 import type { Resource } from '../../resource.js';
-import { page, pageLinks } from '../../routing.js';
+import { pagedList } from '../../routing.js';
 import { CatalogQuery, errorResponses } from '../../schemas.js';
 import { snapshotList, snapshotOne } from '../snapshots/schemas.js';
 import { deleteSnapshot, findSnapshot, listSnapshots, presentSnapshot } from '../snapshots/store.js';
@@ -14,7 +14,7 @@ import { insertVolumeSnapshot } from './store.js';
 
 /** Volume snapshots: taken of a volume, listed per volume, read and deleted by id; a new volume restores one. */
 export const resource: Resource = {
-  routes(app, { db }) {
+  routes(app, { db, clock }) {
     const tags = ['volumes'];
     const loadVolume = async (id: string) => {
       const volume = await findVolume(db, id);
@@ -43,7 +43,7 @@ export const resource: Resource = {
         const volume = await loadVolume(request.params.volume_id);
         const { name, tags: given } = checkCreateSnapshot(request.body);
         const snapshotTags = await tagSpellings(db, given);
-        const row = await insertVolumeSnapshot(db, volume, name, snapshotTags, new Date());
+        const row = await insertVolumeSnapshot(db, volume, name, snapshotTags, new Date(clock.now()));
         for (const tag of snapshotTags) await createTag(db, tag);
         reply.code(201);
         return { snapshot: presentSnapshot(await loadSnapshot(row.id)) };
@@ -63,17 +63,12 @@ export const resource: Resource = {
       },
       async (request) => {
         const volume = await loadVolume(request.params.volume_id);
-        const p = page(request.query);
-        const { rows, total } = await listSnapshots(db, {
-          volumeId: volume.id,
-          limit: p.perPage,
-          offset: p.offset,
-        });
-        return {
-          snapshots: rows.map(presentSnapshot),
-          links: pageLinks(request, total, p.page, p.perPage),
-          meta: { total },
-        };
+        return pagedList(
+          request,
+          'snapshots',
+          (window) => listSnapshots(db, { volumeId: volume.id, ...window }),
+          presentSnapshot,
+        );
       },
     );
     app.get(

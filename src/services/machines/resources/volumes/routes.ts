@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Database } from '../../../../platform/database.js';
 import { apiError, badRequest, notFound, unprocessable } from '../../errors.js';
-import type { Resource } from '../../resource.js';
-import { page, pageLinks, type TypedApp } from '../../routing.js';
+import type { Resource, ResourceContext } from '../../resource.js';
+import { pagedList, type TypedApp } from '../../routing.js';
 import { errorResponses, Meta, PageLinks } from '../../schemas.js';
-import type { MachinesSettings } from '../../settings.js';
 import { ActionSchema } from '../actions/schemas.js';
 import { createTag, tagSpellings } from '../tags/store.js';
 import { findVolumeSnapshot } from '../volume-snapshots/store.js';
@@ -19,7 +17,7 @@ import {
   type VolumeRow,
 } from './store.js';
 
-export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSettings) {
+export function volumeRoutes(app: TypedApp, { db, clock }: ResourceContext) {
   const tags = ['volumes'];
   const one = Type.Object({ volume: VolumeSchema });
   const _actionOne = Type.Object({ action: ActionSchema });
@@ -61,7 +59,7 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
           filesystem_label: source?.filesystem_label ?? b.filesystem_label ?? '',
           tags: volumeTags,
         },
-        new Date(),
+        new Date(clock.now()),
       );
       if (!volume) throw apiError(409, 'conflict', `A volume named ${b.name} already exists in ${b.region}.`);
       for (const tag of volumeTags) await createTag(db, tag);
@@ -84,20 +82,18 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
         },
       },
     },
-    async (request) => {
-      const p = page(request.query);
-      const { rows, total } = await listVolumes(db, {
-        name: request.query.name || undefined,
-        region: request.query.region || undefined,
-        limit: p.perPage,
-        offset: p.offset,
-      });
-      return {
-        volumes: rows.map(presentVolume),
-        links: pageLinks(request, total, p.page, p.perPage),
-        meta: { total },
-      };
-    },
+    async (request) =>
+      pagedList(
+        request,
+        'volumes',
+        (window) =>
+          listVolumes(db, {
+            name: request.query.name || undefined,
+            region: request.query.region || undefined,
+            ...window,
+          }),
+        presentVolume,
+      ),
   );
 
   app.get(
@@ -153,5 +149,5 @@ export function volumeRoutes(app: TypedApp, db: Database, _settings: MachinesSet
 }
 
 export const resource: Resource = {
-  routes: (app, { db, settings }) => volumeRoutes(app, db, settings),
+  routes: (app, ctx) => volumeRoutes(app, ctx),
 };
