@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { domainsMigration } from './resources/domains/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 
@@ -115,4 +116,5 @@ export const migrations: Migration[] = [
   },
   volumeSnapshotsMigration,
   firewallsMigration,
+  domainsMigration,
 ];

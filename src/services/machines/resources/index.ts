@@ -3,6 +3,7 @@ import { resource as account } from './account/routes.js';
 import { resource as actions } from './actions/routes.js';
 import { resource as catalog } from './catalog/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
+import { resource as domains } from './domains/routes.js';
 import { resource as droplets } from './droplets/routes.js';
 import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
@@ -28,4 +29,5 @@ export const resources: Resource[] = [
   volumeSnapshots,
   snapshots,
   firewalls,
+  domains,
 ];
