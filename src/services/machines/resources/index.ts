@@ -1,6 +1,7 @@
 import type { Resource } from '../resource.js';
 import { resource as account } from './account/routes.js';
 import { resource as actions } from './actions/routes.js';
+import { resource as alertPolicies } from './alert-policies/routes.js';
 import { resource as catalog } from './catalog/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as cdnEndpoints } from './cdn-endpoints/routes.js';
@@ -11,7 +12,9 @@ import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
 import { resource as loadBalancers } from './load-balancers/routes.js';
+import { resource as oneClicks } from './one-clicks/routes.js';
 import { resource as snapshots } from './snapshots/routes.js';
+import { resource as spacesKeys } from './spaces-keys/routes.js';
 import { resource as tags } from './tags/routes.js';
 import { resource as volumeActions } from './volume-actions/routes.js';
 import { resource as volumeSnapshots } from './volume-snapshots/routes.js';
@@ -36,4 +39,7 @@ export const resources: Resource[] = [
   certificates,
   loadBalancers,
   cdnEndpoints,
+  alertPolicies,
+  spacesKeys,
+  oneClicks,
 ];
