@@ -23,7 +23,10 @@ export const CertificateBody = Type.Object({
 export const CertificateParams = Type.Object({
   certificate_id: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
 });
-export const CertificatesQuery = Type.Object({ ...PageQuery, name: Type.Optional(Type.String()) });
+export const CertificatesQuery = Type.Object({
+  ...PageQuery,
+  name: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
+});
 export const certificateOne = Type.Object({ certificate: CertificateSchema });
 export const certificateList = Type.Object({
   certificates: Type.Array(CertificateSchema),

@@ -153,6 +153,7 @@ test("every domain and record operation answers as DigitalOcean's document says,
     const mxUrl = `${url}/${mx.domain_record.id}`;
     await documented(service, `GET ${one}`, mxUrl, 200);
     await documented(service, `GET ${one}`, `${url}/1`, 404);
+    await documented(service, `GET ${one}`, `${url}/9999999999`, 404);
     const patched = await documented(service, `PATCH ${one}`, mxUrl, 200, { priority: 20 });
     assert.deepEqual([patched.domain_record.priority, patched.domain_record.ttl], [20, 3600]);
     await documented(service, `PATCH ${one}`, mxUrl, 422, { type: 'A' });

@@ -13,7 +13,9 @@ export const DomainBody = Type.Object({
   name: Type.Optional(Type.String()),
   ip_address: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
-export const DomainParams = Type.Object({ domain_name: Type.String({ maxLength: 253 }) });
+export const DomainParams = Type.Object({
+  domain_name: Type.String({ maxLength: 253, pattern: '^[^\\u0000]*$' }),
+});
 export const domainOne = Type.Object({ domain: DomainSchema });
 export const domainList = Type.Object({ domains: Type.Array(DomainSchema), links: PageLinks, meta: Meta });
 
@@ -43,12 +45,13 @@ export const RecordBody = Type.Object({
   tag: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export const RecordParams = Type.Object({
-  domain_name: Type.String({ maxLength: 253 }),
+  domain_name: Type.String({ maxLength: 253, pattern: '^[^\\u0000]*$' }),
   domain_record_id: Type.String({ pattern: '^[0-9]{1,10}$' }),
 });
 export const RecordsQuery = Type.Object({
   ...PageQuery,
-  name: Type.Optional(Type.String()),
+  // PostgreSQL text cannot carry NUL: refused as a bad parameter rather than a 500.
+  name: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
   type: Type.Optional(
     Type.Union(['A', 'AAAA', 'CAA', 'CNAME', 'MX', 'NS', 'SOA', 'SRV', 'TXT'].map((t) => Type.Literal(t))),
   ),

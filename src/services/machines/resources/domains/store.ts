@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../../../platform/database.js';
 import { unprocessable } from '../../errors.js';
+import { isRowId } from '../../store.js';
 import { DEFAULT_TTL, nameServers, type RecordFields } from './rules.js';
 
 export interface DomainRow {
@@ -82,6 +83,7 @@ export async function allRecords(db: Queryable, domain: string): Promise<RecordR
 }
 
 export async function findRecord(db: Queryable, domain: string, id: number): Promise<RecordRow | undefined> {
+  if (!isRowId(id)) return undefined;
   const { rows } = await db.query<RecordRow>(
     `SELECT ${recordColumns} FROM machines.domain_records WHERE domain = $1 AND id = $2`,
     [domain, id],

@@ -14,14 +14,17 @@ export const KeyBody = Type.Object({
   name: Type.Optional(Type.Unknown()),
   grants: Type.Optional(Type.Unknown()),
 });
-export const KeyParams = Type.Object({ access_key: Type.String({ maxLength: 64 }) });
+export const KeyParams = Type.Object({
+  access_key: Type.String({ maxLength: 64, pattern: '^[^\\u0000]*$' }),
+});
 export const KeysQuery = Type.Object({
   ...PageQuery,
   sort: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('name')])),
   sort_direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  name: Type.Optional(Type.String()),
-  bucket: Type.Optional(Type.String()),
-  permission: Type.Optional(Type.String()),
+  // PostgreSQL text cannot carry NUL: refused as a bad parameter rather than a 500.
+  name: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
+  bucket: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
+  permission: Type.Optional(Type.String({ pattern: '^[^\\u0000]*$' })),
 });
 export const keyOne = Type.Object({ key: KeySchema });
 export const newKeyOne = Type.Object({ key: NewKeySchema });
