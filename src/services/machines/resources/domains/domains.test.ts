@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createApiClient } from 'dots-wrapper';
 import { documented } from '../../check.test.js';
 import { startMachines, tokens } from '../../support.test.js';
 
@@ -192,6 +193,100 @@ test("every domain and record operation answers as DigitalOcean's document says,
       "SELECT count(*)::int AS n FROM machines.domain_records WHERE domain = 'example.com'",
     );
     assert.deepEqual(left.rows, [{ n: 0 }]);
+  } finally {
+    await service.close();
+  }
+});
+
+test('dots-wrapper drives domains, records, certificates and CDN endpoints unchanged; an A record names a load balancer', async () => {
+  const service = await startMachines({}, { listen: true });
+  try {
+    const client = createApiClient({ token: tokens.full, endpoint: `${service.url}/v2` });
+    const { data: lb } = await client.loadBalancer.createLoadBalancer({
+      name: 'front',
+      region: 'nyc3',
+      forwarding_rules: [
+        { entry_protocol: 'http', entry_port: 80, target_protocol: 'http', target_port: 80 },
+      ],
+      tag: 'web',
+    } as never);
+    const ip = lb.load_balancer.ip as string;
+    assert.match(ip, /^198\.51\.100\.\d+$/);
+    const { status, data } = await client.domain.createDomain({ name: 'shop.example' });
+    assert.deepEqual([status, data.domain.name], [201, 'shop.example']);
+    const { data: made } = await client.domain.createDomainRecord({
+      domain_name: 'shop.example',
+      type: 'A',
+      name: 'www',
+      data: ip,
+      ttl: 300,
+    } as never);
+    const domain_record_id = made.domain_record.id as number;
+    const { data: listed } = await client.domain.listDomainRecords({
+      domain_name: 'shop.example',
+      type: 'A',
+    } as never);
+    assert.deepEqual(
+      listed.domain_records.map((r: { name: string; data: string }) => [r.name, r.data]),
+      [['www', ip]],
+    );
+    const { data: updated } = await client.domain.updateDomainRecord({
+      domain_name: 'shop.example',
+      domain_record_id,
+      type: 'A',
+      ttl: 600,
+    } as never);
+    assert.deepEqual([updated.domain_record.ttl, updated.domain_record.data], [600, ip]);
+    const { data: got } = await client.domain.getDomainRecord({
+      domain_name: 'shop.example',
+      domain_record_id,
+    });
+    assert.equal(got.domain_record.ttl, 600);
+    assert.match(
+      (await client.domain.getDomain({ name: 'shop.example' })).data.domain.zone_file as string,
+      new RegExp(`www\\.shop\\.example\\. 600 IN A ${ip.replaceAll('.', '\\.')}`),
+    );
+    assert.equal((await client.domain.listDomains({})).data.domains.length, 1);
+
+    const { data: cert } = await client.certificate.createCertificate({
+      name: 'shop',
+      type: 'lets_encrypt',
+      dns_names: ['shop.example', 'www.shop.example'],
+    } as never);
+    const certificate_id = cert.certificate.id as string;
+    assert.equal(
+      (await client.certificate.getCertificate({ certificate_id })).data.certificate.state,
+      'verified',
+    );
+    assert.equal((await client.certificate.listCertificates({})).data.certificates.length, 1);
+    const { data: cdn } = await client.cdnEndpoint.createCdnEndpoint({
+      origin: 'shop.nyc3.digitaloceanspaces.com',
+    } as never);
+    const cdn_endpoint_id = cdn.endpoint.id as string;
+    const { data: changed } = await client.cdnEndpoint.updateCdnEndpoint({
+      cdn_endpoint_id,
+      ttl: 86400,
+      certificate_id,
+      custom_domain: 'cdn.shop.example',
+    } as never);
+    assert.deepEqual([changed.endpoint.ttl, changed.endpoint.custom_domain], [86400, 'cdn.shop.example']);
+    assert.equal(
+      (await client.cdnEndpoint.getCdnEndpoint({ cdn_endpoint_id })).data.endpoint.certificate_id,
+      certificate_id,
+    );
+    assert.equal((await client.cdnEndpoint.listCdnEndpoints({})).data.endpoints.length, 1);
+    assert.equal((await client.cdnEndpoint.purgeCache({ cdn_endpoint_id, files: ['*'] })).status, 204);
+    assert.equal((await client.cdnEndpoint.deleteCdnEndpoint({ cdn_endpoint_id })).status, 204);
+    assert.equal((await client.certificate.deleteCertificate({ certificate_id })).status, 204);
+    assert.equal(
+      (await client.domain.deleteDomainRecord({ domain_name: 'shop.example', domain_record_id })).status,
+      204,
+    );
+    assert.equal((await client.domain.deleteDomain({ name: 'shop.example' })).status, 204);
+    const left = await service.db.query(
+      'SELECT (SELECT count(*) FROM machines.domain_records)::int AS records, (SELECT count(*) FROM machines.certificates)::int AS certificates',
+    );
+    assert.deepEqual(left.rows, [{ records: 0, certificates: 0 }]);
   } finally {
     await service.close();
   }
