@@ -66,7 +66,8 @@ export type Scope = (typeof allScopes)[number];
  */
 const legacyScopes = new Map<string, (scope: Scope) => boolean>([
   ['machine:read', (s) => s.endsWith(':read')],
-  ['machine:create', (s) => s.endsWith(':create') || s.endsWith(':update')],
+  // Spaces keys are created under `spaces_key:create_credentials`, the provider's one create scope not named `:create`.
+  ['machine:create', (s) => /:(create|create_credentials|update)$/.test(s)],
   ['machine:delete', (s) => s.endsWith(':delete')],
 ]);
 
