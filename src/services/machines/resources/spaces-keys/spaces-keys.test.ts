@@ -47,7 +47,22 @@ test("every Spaces key operation answers as DigitalOcean's document says; the se
       '/v2/spaces/keys',
       403,
       { name: 'x', grants },
+      tokens.read,
+    );
+    // The legacy machine:create scope covers the provider's spaces_key:create_credentials.
+    const byLegacy = await documented(
+      service,
+      'POST /v2/spaces/keys',
+      '/v2/spaces/keys',
+      201,
+      { name: 'old', grants },
       tokens.create,
+    );
+    await documented(
+      service,
+      'DELETE /v2/spaces/keys/{access_key}',
+      `/v2/spaces/keys/${byLegacy.key.access_key}`,
+      204,
     );
 
     const list = 'GET /v2/spaces/keys';
