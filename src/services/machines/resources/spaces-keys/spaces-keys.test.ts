@@ -66,7 +66,16 @@ test("every Spaces key operation answers as DigitalOcean's document says; the se
     );
 
     const list = 'GET /v2/spaces/keys';
-    const all = await documented(service, list, '/v2/spaces/keys', 200);
+    // Newest first by default; names sort here, as two keys made in one millisecond have no order by time.
+    const all = await documented(service, list, '/v2/spaces/keys?sort=name&sort_direction=asc', 200);
+    const newest = await documented(service, list, '/v2/spaces/keys', 200);
+    const byTime = await service.db.query<{ name: string }>(
+      'SELECT name FROM machines.spaces_keys ORDER BY created_at DESC, access_key',
+    );
+    assert.deepEqual(
+      newest.keys.map((k: { name: string }) => k.name),
+      byTime.rows.map((r) => r.name),
+    );
     assert.deepEqual(
       all.keys.map((k: { name: string }) => k.name),
       ['admin', 'ci'],
