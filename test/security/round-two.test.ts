@@ -46,7 +46,7 @@ const digitalocean = JSON.parse(
 ) as { paths: Record<string, Record<string, { security?: Array<{ bearer_auth?: string[] }> }>> };
 
 /** Every operation machines serves, as DigitalOcean names its path, and a URL that reaches it. */
-const served: Array<[method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, url: string]> = [
+const served: Array<[method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, url: string]> = [
   ['GET', '/v2/droplets', '/v2/droplets'],
   ['POST', '/v2/droplets', '/v2/droplets'],
   ['DELETE', '/v2/droplets', '/v2/droplets?tag_name=t'],
@@ -87,13 +87,84 @@ const served: Array<[method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, ur
   ['GET', '/v2/volumes/{volume_id}/actions', '/v2/volumes/1/actions'],
   ['POST', '/v2/volumes/{volume_id}/actions', '/v2/volumes/1/actions'],
   ['GET', '/v2/volumes/{volume_id}/actions/{action_id}', '/v2/volumes/1/actions/1'],
+  ['GET', '/v2/domains', '/v2/domains'],
+  ['POST', '/v2/domains', '/v2/domains'],
+  ['GET', '/v2/domains/{domain_name}', '/v2/domains/d.com'],
+  ['DELETE', '/v2/domains/{domain_name}', '/v2/domains/d.com'],
+  ['GET', '/v2/domains/{domain_name}/records', '/v2/domains/d.com/records'],
+  ['POST', '/v2/domains/{domain_name}/records', '/v2/domains/d.com/records'],
+  ['GET', '/v2/domains/{domain_name}/records/{domain_record_id}', '/v2/domains/d.com/records/1'],
+  ['PATCH', '/v2/domains/{domain_name}/records/{domain_record_id}', '/v2/domains/d.com/records/1'],
+  ['PUT', '/v2/domains/{domain_name}/records/{domain_record_id}', '/v2/domains/d.com/records/1'],
+  ['DELETE', '/v2/domains/{domain_name}/records/{domain_record_id}', '/v2/domains/d.com/records/1'],
+  ['GET', '/v2/certificates', '/v2/certificates'],
+  ['POST', '/v2/certificates', '/v2/certificates'],
+  ['GET', '/v2/certificates/{certificate_id}', '/v2/certificates/00000000-0000-4000-8000-000000000000'],
+  ['DELETE', '/v2/certificates/{certificate_id}', '/v2/certificates/00000000-0000-4000-8000-000000000000'],
+  ['GET', '/v2/load_balancers', '/v2/load_balancers'],
+  ['POST', '/v2/load_balancers', '/v2/load_balancers'],
+  ['GET', '/v2/load_balancers/{lb_id}', '/v2/load_balancers/00000000-0000-4000-8000-000000000000'],
+  ['PUT', '/v2/load_balancers/{lb_id}', '/v2/load_balancers/00000000-0000-4000-8000-000000000000'],
+  ['DELETE', '/v2/load_balancers/{lb_id}', '/v2/load_balancers/00000000-0000-4000-8000-000000000000'],
+  [
+    'DELETE',
+    '/v2/load_balancers/{lb_id}/cache',
+    '/v2/load_balancers/00000000-0000-4000-8000-000000000000/cache',
+  ],
+  [
+    'POST',
+    '/v2/load_balancers/{lb_id}/droplets',
+    '/v2/load_balancers/00000000-0000-4000-8000-000000000000/droplets',
+  ],
+  [
+    'DELETE',
+    '/v2/load_balancers/{lb_id}/droplets',
+    '/v2/load_balancers/00000000-0000-4000-8000-000000000000/droplets',
+  ],
+  [
+    'POST',
+    '/v2/load_balancers/{lb_id}/forwarding_rules',
+    '/v2/load_balancers/00000000-0000-4000-8000-000000000000/forwarding_rules',
+  ],
+  [
+    'DELETE',
+    '/v2/load_balancers/{lb_id}/forwarding_rules',
+    '/v2/load_balancers/00000000-0000-4000-8000-000000000000/forwarding_rules',
+  ],
+  ['GET', '/v2/cdn/endpoints', '/v2/cdn/endpoints'],
+  ['POST', '/v2/cdn/endpoints', '/v2/cdn/endpoints'],
+  ['GET', '/v2/cdn/endpoints/{cdn_id}', '/v2/cdn/endpoints/00000000-0000-4000-8000-000000000000'],
+  ['PUT', '/v2/cdn/endpoints/{cdn_id}', '/v2/cdn/endpoints/00000000-0000-4000-8000-000000000000'],
+  ['DELETE', '/v2/cdn/endpoints/{cdn_id}', '/v2/cdn/endpoints/00000000-0000-4000-8000-000000000000'],
+  [
+    'DELETE',
+    '/v2/cdn/endpoints/{cdn_id}/cache',
+    '/v2/cdn/endpoints/00000000-0000-4000-8000-000000000000/cache',
+  ],
+  ['GET', '/v2/monitoring/alerts', '/v2/monitoring/alerts'],
+  ['POST', '/v2/monitoring/alerts', '/v2/monitoring/alerts'],
+  ['GET', '/v2/monitoring/alerts/{alert_uuid}', '/v2/monitoring/alerts/00000000-0000-4000-8000-000000000000'],
+  ['PUT', '/v2/monitoring/alerts/{alert_uuid}', '/v2/monitoring/alerts/00000000-0000-4000-8000-000000000000'],
+  [
+    'DELETE',
+    '/v2/monitoring/alerts/{alert_uuid}',
+    '/v2/monitoring/alerts/00000000-0000-4000-8000-000000000000',
+  ],
+  ['GET', '/v2/spaces/keys', '/v2/spaces/keys'],
+  ['POST', '/v2/spaces/keys', '/v2/spaces/keys'],
+  ['GET', '/v2/spaces/keys/{access_key}', '/v2/spaces/keys/DOX'],
+  ['PUT', '/v2/spaces/keys/{access_key}', '/v2/spaces/keys/DOX'],
+  ['PATCH', '/v2/spaces/keys/{access_key}', '/v2/spaces/keys/DOX'],
+  ['DELETE', '/v2/spaces/keys/{access_key}', '/v2/spaces/keys/DOX'],
 ];
 
 /** The custom scopes an operation accepts; `api:read`/`api:write` are DigitalOcean's legacy full-access tokens. */
 function declaredScopes(method: string, path: string): string[] {
   const operation = digitalocean.paths[path]?.[method.toLowerCase()];
   assert.ok(operation, `${method} ${path} is in DigitalOcean's document`);
-  return (operation.security?.[0]?.bearer_auth ?? []).filter((scope) => !scope.startsWith('api:'));
+  // Each entry of `security` is an alternative (adding a domain record takes domain:create or domain:update).
+  const scopes = (operation.security ?? []).flatMap((entry) => entry.bearer_auth ?? []);
+  return [...new Set(scopes)].filter((scope) => !scope.startsWith('api:'));
 }
 
 const tokenOf = (n: number) => `dop_v1_${n.toString(16).padStart(64, '0')}`;

@@ -1,6 +1,12 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { alertPoliciesMigration } from './resources/alert-policies/migration.js';
+import { cdnEndpointsMigration } from './resources/cdn-endpoints/migration.js';
+import { certificatesMigration } from './resources/certificates/migration.js';
+import { domainsMigration } from './resources/domains/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
+import { loadBalancersMigration } from './resources/load-balancers/migration.js';
+import { spacesKeysMigration } from './resources/spaces-keys/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 
 export const migrations: Migration[] = [
@@ -115,4 +121,10 @@ export const migrations: Migration[] = [
   },
   volumeSnapshotsMigration,
   firewallsMigration,
+  domainsMigration,
+  certificatesMigration,
+  loadBalancersMigration,
+  cdnEndpointsMigration,
+  alertPoliciesMigration,
+  spacesKeysMigration,
 ];

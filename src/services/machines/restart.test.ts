@@ -109,3 +109,90 @@ test('machines, actions and their effects, keys, tags, images and volumes surviv
     database.cleanup();
   }
 });
+
+test('domains, certificates, load balancers, CDN endpoints, alert policies and Spaces keys survive a restart', async () => {
+  const database = await reopenableDatabase();
+  const env = { MACHINES_PROVISION_MS: '3600000' };
+  let db = await database.open();
+  let service = await startMachines(env, { db });
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+    const response = await service.app.inject({
+      method,
+      url,
+      headers: { ...auth(), host: 'api.test' },
+      ...(payload ? { payload } : {}),
+    });
+    assert.ok(response.statusCode < 300, `${method} ${url}: ${response.body}`);
+    return response.json();
+  };
+  try {
+    const { droplet } = await call('POST', '/v2/droplets', { ...validCreate, tags: ['web'] });
+    await call('POST', '/v2/domains', { name: 'example.com', ip_address: '198.51.100.9' });
+    await call('POST', '/v2/domains/example.com/records', {
+      type: 'MX',
+      data: 'mail.example.com.',
+      priority: 10,
+    });
+    const { certificate } = await call('POST', '/v2/certificates', {
+      name: 'le',
+      dns_names: ['example.com'],
+    });
+    const { load_balancer } = await call('POST', '/v2/load_balancers', {
+      name: 'lb',
+      region: 'nyc3',
+      tag: 'web',
+      forwarding_rules: [
+        { entry_protocol: 'http', entry_port: 80, target_protocol: 'http', target_port: 80 },
+      ],
+    });
+    const { endpoint } = await call('POST', '/v2/cdn/endpoints', {
+      origin: 'static.nyc3.digitaloceanspaces.com',
+    });
+    const { policy } = await call('POST', '/v2/monitoring/alerts', {
+      type: 'v1/insights/droplet/load_5',
+      description: 'busy',
+      compare: 'GreaterThan',
+      value: 2,
+      window: '10m',
+      entities: [String(droplet.id)],
+      tags: [],
+      alerts: { email: ['ops@example.com'], slack: [] },
+      enabled: true,
+    });
+    const { key } = await call('POST', '/v2/spaces/keys', {
+      name: 'ci',
+      grants: [{ bucket: 'b-1', permission: 'read' }],
+    });
+    const reads = [
+      '/v2/domains',
+      '/v2/domains/example.com/records',
+      `/v2/certificates/${certificate.id}`,
+      `/v2/load_balancers/${load_balancer.id}`,
+      `/v2/cdn/endpoints/${endpoint.id}`,
+      `/v2/monitoring/alerts/${policy.uuid}`,
+      `/v2/spaces/keys/${key.access_key}`,
+    ];
+    const before = [];
+    for (const url of reads) before.push(await call('GET', url));
+    assert.deepEqual([before[2].certificate.state, before[3].load_balancer.status], ['pending', 'new']);
+    assert.deepEqual(before[3].load_balancer.droplet_ids, [droplet.id]);
+
+    await service.close();
+    await db.close();
+    db = await database.open();
+    service = await startMachines(env, { db });
+    const after = [];
+    for (const url of reads) after.push(await call('GET', url));
+    assert.deepEqual(after, before);
+    // Provisioning begun before the restart completes after it.
+    await db.query(`UPDATE machines.load_balancers SET created_at = created_at - interval '61 minutes'`);
+    await db.query(`UPDATE machines.certificates SET created_at = created_at - interval '61 minutes'`);
+    const lb = (await call('GET', reads[3] as string)).load_balancer;
+    assert.deepEqual([lb.status, lb.ip], ['active', '198.51.100.1']);
+    assert.equal((await call('GET', reads[2] as string)).certificate.state, 'verified');
+  } finally {
+    await service.close();
+    await db.close();
+    database.cleanup();
+  }
+});

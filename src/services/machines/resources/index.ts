@@ -1,13 +1,20 @@
 import type { Resource } from '../resource.js';
 import { resource as account } from './account/routes.js';
 import { resource as actions } from './actions/routes.js';
+import { resource as alertPolicies } from './alert-policies/routes.js';
 import { resource as catalog } from './catalog/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
+import { resource as cdnEndpoints } from './cdn-endpoints/routes.js';
+import { resource as certificates } from './certificates/routes.js';
+import { resource as domains } from './domains/routes.js';
 import { resource as droplets } from './droplets/routes.js';
 import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
+import { resource as loadBalancers } from './load-balancers/routes.js';
+import { resource as oneClicks } from './one-clicks/routes.js';
 import { resource as snapshots } from './snapshots/routes.js';
+import { resource as spacesKeys } from './spaces-keys/routes.js';
 import { resource as tags } from './tags/routes.js';
 import { resource as volumeActions } from './volume-actions/routes.js';
 import { resource as volumeSnapshots } from './volume-snapshots/routes.js';
@@ -28,4 +35,11 @@ export const resources: Resource[] = [
   volumeSnapshots,
   snapshots,
   firewalls,
+  domains,
+  certificates,
+  loadBalancers,
+  cdnEndpoints,
+  alertPolicies,
+  spacesKeys,
+  oneClicks,
 ];
