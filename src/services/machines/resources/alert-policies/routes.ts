@@ -16,7 +16,7 @@ import {
 
 /** `/v2/monitoring/alerts`: alert policies on droplet and load balancer metrics. */
 export const resource: Resource = {
-  routes(app, { db }) {
+  routes(app, { db, clock }) {
     const tags = ['monitoring'];
     const load = async (id: string) => {
       const row = await findPolicy(db, id);
@@ -37,7 +37,7 @@ export const resource: Resource = {
       async (request) => {
         const wanted = checkPolicy(request.body);
         await checkEntities(db, wanted);
-        return { policy: await insertPolicy(db, wanted, new Date()) };
+        return { policy: await insertPolicy(db, wanted, new Date(clock.now())) };
       },
     );
     app.get(

@@ -19,7 +19,7 @@ const done = { 204: Type.Null({ description: 'Done' }), ...errorResponses };
 
 /** `/v2/cdn/endpoints`: CDN endpoints in front of Spaces buckets. */
 export const resource: Resource = {
-  routes(app, { db }) {
+  routes(app, { db, clock }) {
     const tags = ['cdn endpoints'];
     const load = async (id: string) => {
       const row = await findEndpoint(db, id);
@@ -38,7 +38,7 @@ export const resource: Resource = {
         },
       },
       async (request, reply) => {
-        const row = await insertEndpoint(db, checkEndpoint(request.body), new Date());
+        const row = await insertEndpoint(db, checkEndpoint(request.body), new Date(clock.now()));
         reply.code(201);
         return { endpoint: presentEndpoint(row) };
       },
@@ -122,7 +122,7 @@ export const resource: Resource = {
       async (request, reply) => {
         const row = await load(request.params.cdn_id);
         checkFiles(request.body?.files);
-        await markPurged(db, row.id, new Date());
+        await markPurged(db, row.id, new Date(clock.now()));
         return reply.code(204).send(null);
       },
     );

@@ -2,8 +2,8 @@ import { isoSeconds, isProvisioned } from '../../time.js';
 import type { CertificateRow } from './store.js';
 
 /** A custom certificate is verified at once; a Let's Encrypt one is `pending` for the provisioning time. */
-export function presentCertificate(row: CertificateRow, provisionMs: number) {
-  const issued = row.type === 'custom' || isProvisioned(new Date(row.created_at), provisionMs);
+export function presentCertificate(row: CertificateRow, provisionMs: number, now: number) {
+  const issued = row.type === 'custom' || isProvisioned(new Date(row.created_at), provisionMs, now);
   return {
     id: row.id,
     name: row.name,

@@ -16,10 +16,10 @@ import { deleteCertificate, findCertificate, insertCertificate, listCertificates
 
 /** `/v2/certificates`: custom (PEM) and Let's Encrypt certificates for load balancers and CDN endpoints. */
 export const resource: Resource = {
-  routes(app, { db, settings }) {
+  routes(app, { db, settings, clock }) {
     const tags = ['certificates'];
     const present = (row: Parameters<typeof presentCertificate>[0]) =>
-      presentCertificate(row, settings.provisionMs);
+      presentCertificate(row, settings.provisionMs, clock.now());
     const load = async (id: string) => {
       const row = await findCertificate(db, id);
       if (!row) throw notFound();
@@ -37,7 +37,7 @@ export const resource: Resource = {
         },
       },
       async (request, reply) => {
-        const row = await insertCertificate(db, checkCertificate(request.body), new Date());
+        const row = await insertCertificate(db, checkCertificate(request.body), new Date(clock.now()));
         reply.code(201);
         return { certificate: present(row) };
       },

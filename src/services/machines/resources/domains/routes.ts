@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../../../platform/database.js';
+import type { Clock } from '../../../../platform/service.js';
 import { notFound, unprocessable } from '../../errors.js';
 import type { Resource } from '../../resource.js';
 import { page, pageLinks, paginated, type TypedApp } from '../../routing.js';
@@ -31,7 +32,7 @@ import {
 
 const done = { 204: Type.Null({ description: 'Done' }), ...errorResponses };
 
-function domainRoutes(app: TypedApp, db: Database) {
+function domainRoutes(app: TypedApp, db: Database, clock: Clock) {
   const tags = ['domains'];
   const load = async (name: string) => {
     const domain = await findDomain(db, name);
@@ -63,7 +64,7 @@ function domainRoutes(app: TypedApp, db: Database) {
     async (request, reply) => {
       const name = checkDomainName(request.body.name);
       const address = checkIpAddress(request.body.ip_address);
-      if (!(await insertDomain(db, name, address, new Date())))
+      if (!(await insertDomain(db, name, address, new Date(clock.now()))))
         throw unprocessable(`${name} already exists.`);
       reply.code(201);
       return show(name);
@@ -152,7 +153,7 @@ function domainRoutes(app: TypedApp, db: Database) {
     },
     async (request, reply) => {
       const domain = await load(request.params.domain_name);
-      const record = await insertRecord(db, domain.name, checkRecord(request.body), new Date());
+      const record = await insertRecord(db, domain.name, checkRecord(request.body), new Date(clock.now()));
       reply.code(201);
       return { domain_record: presentRecord(record) };
     },
@@ -187,7 +188,9 @@ function domainRoutes(app: TypedApp, db: Database) {
       async (request) => {
         const record = await loadRecord(request.params);
         const changed = checkRecord(request.body ?? {}, record);
-        return { domain_record: presentRecord(await updateRecord(db, record, changed, new Date())) };
+        return {
+          domain_record: presentRecord(await updateRecord(db, record, changed, new Date(clock.now()))),
+        };
       },
     );
   }
@@ -200,11 +203,11 @@ function domainRoutes(app: TypedApp, db: Database) {
     async (request, reply) => {
       const record = await loadRecord(request.params);
       if (record.type === 'SOA') throw unprocessable('The SOA record of a domain cannot be deleted.');
-      await deleteRecord(db, record, new Date());
+      await deleteRecord(db, record, new Date(clock.now()));
       return reply.code(204).send(null);
     },
   );
 }
 
 /** `/v2/domains`: DNS zones and their records. */
-export const resource: Resource = { routes: (app, { db }) => domainRoutes(app, db) };
+export const resource: Resource = { routes: (app, { db, clock }) => domainRoutes(app, db, clock) };

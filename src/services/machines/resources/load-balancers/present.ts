@@ -9,8 +9,8 @@ export function addressOf(n: number): string {
 }
 
 /** `new` with no address for the provisioning time, then `active` with its address, as the provider shows it. */
-export function presentLoadBalancer(row: LoadBalancerRow, provisionMs: number) {
-  const active = isProvisioned(new Date(row.created_at), provisionMs);
+export function presentLoadBalancer(row: LoadBalancerRow, provisionMs: number, now: number) {
+  const active = isProvisioned(new Date(row.created_at), provisionMs, now);
   const region = findRegion(row.region);
   return {
     id: row.id,

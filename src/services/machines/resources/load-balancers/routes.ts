@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../../../platform/database.js';
+import type { Clock } from '../../../../platform/service.js';
 import { notFound, unprocessable } from '../../errors.js';
 import type { Resource } from '../../resource.js';
 import { page, pageLinks, type TypedApp } from '../../routing.js';
@@ -29,7 +30,7 @@ import {
 
 const done = { 204: Type.Null({ description: 'Done' }), ...errorResponses };
 
-function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSettings) {
+function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSettings, clock: Clock) {
   const tags = ['load balancers'];
   const load = async (id: string) => {
     const row = await findLoadBalancer(db, id);
@@ -37,7 +38,7 @@ function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSetti
     return row;
   };
   const show = async (id: string) => ({
-    load_balancer: presentLoadBalancer(await load(id), settings.provisionMs),
+    load_balancer: presentLoadBalancer(await load(id), settings.provisionMs, clock.now()),
   });
 
   app.post(
@@ -54,9 +55,9 @@ function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSetti
     async (request, reply) => {
       const wanted = checkLoadBalancer(request.body);
       await checkReferences(db, wanted.region, wanted.dropletIds, wanted.forwarding_rules);
-      const row = await insertLoadBalancer(db, wanted, new Date());
+      const row = await insertLoadBalancer(db, wanted, new Date(clock.now()));
       reply.code(202);
-      return { load_balancer: presentLoadBalancer(row, settings.provisionMs) };
+      return { load_balancer: presentLoadBalancer(row, settings.provisionMs, clock.now()) };
     },
   );
   app.get(
@@ -74,7 +75,7 @@ function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSetti
       const p = page(request.query);
       const { rows, total } = await listLoadBalancers(db, p.perPage, p.offset);
       return {
-        load_balancers: rows.map((r) => presentLoadBalancer(r, settings.provisionMs)),
+        load_balancers: rows.map((r) => presentLoadBalancer(r, settings.provisionMs, clock.now())),
         links: pageLinks(request, total, p.page, p.perPage),
         meta: { total },
       };
@@ -197,5 +198,5 @@ function loadBalancerRoutes(app: TypedApp, db: Database, settings: MachinesSetti
 
 /** `/v2/load_balancers`: regional load balancers over droplets named directly or by tag. */
 export const resource: Resource = {
-  routes: (app, { db, settings }) => loadBalancerRoutes(app, db, settings),
+  routes: (app, { db, settings, clock }) => loadBalancerRoutes(app, db, settings, clock),
 };

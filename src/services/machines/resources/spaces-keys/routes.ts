@@ -17,7 +17,7 @@ const present = (row: KeyRow) => ({
 
 /** `/v2/spaces/keys`: access keys for Spaces buckets. */
 export const resource: Resource = {
-  routes(app, { db }) {
+  routes(app, { db, clock }) {
     const tags = ['spaces keys'];
     const load = async (accessKey: string) => {
       const row = await findKey(db, accessKey);
@@ -37,7 +37,12 @@ export const resource: Resource = {
       },
       async (request, reply) => {
         const name = checkName(request.body.name);
-        const { row, secret } = await insertKey(db, name, checkGrants(request.body.grants), new Date());
+        const { row, secret } = await insertKey(
+          db,
+          name,
+          checkGrants(request.body.grants),
+          new Date(clock.now()),
+        );
         reply.code(201);
         return { key: { ...present(row), secret_key: secret } };
       },
