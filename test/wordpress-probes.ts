@@ -616,13 +616,13 @@ export const writes: Probe[] = [
   admin('DELETE', '/users/3?force=true&reassign=999'),
   // last: WordPress refuses it (no user trash), backlot trashes the contributor
   admin('DELETE', '/users/4'),
+  ...batchProbes(),
 ];
 
 /** Routes WordPress core has and content does not yet: sent to both, expected to be `rest_no_route` on backlot. */
 export const notYetBuilt: Probe[] = [
   admin('POST', '/media/1/post-process', { action: 'create-image-subsizes' }),
   admin('POST', '/media/1/edit', { rotation: 90 }),
-  { method: 'POST', path: '/wp-json/batch/v1', as: 'admin', body: { requests: [] } },
 ];
 
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */
@@ -734,5 +734,70 @@ function menuProbes(): Probe[] {
     admin('DELETE', `/menus/${footer}?force=true`),
     admin('GET', `/menu-items/${archive}`),
     admin('GET', '/menus'),
+  ];
+}
+
+/** `/batch/v1` (issue 37): as the editor and api-fetch send it, and each refusal of its arguments. */
+function batchProbes(): Probe[] {
+  const batch = (body: unknown, as: Probe['as'] = 'admin', form = false): Probe => ({
+    method: 'POST',
+    path: '/wp-json/batch/v1',
+    as,
+    body,
+    ...(form ? { form } : {}),
+  });
+  return [
+    { method: 'OPTIONS', path: '/wp-json/batch/v1' },
+    { method: 'GET', path: '/wp-json/batch/v1', as: 'admin' },
+    batch({
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Batch one' } },
+        { path: '/wp/v2/users', body: { username: 'batched' } },
+        { path: '/wp/v2/nothing' },
+        { method: 'DELETE', path: '/wp/v2/tags/999?force=true' },
+        { method: 'PUT', path: '/wp/v2/posts/1', body: { title: 'Batched title' } },
+        { path: '/wp/v2/categories/2', body: { description: 'Batched' } },
+        { method: 'PATCH', path: '/wp/v2/Tags/6', body: { description: 'Cased route' } },
+        { path: '/wp/v2/media/1' },
+      ],
+    }),
+    batch({
+      validation: 'require-all-validate',
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Never made' } },
+        { method: 'PUT', path: '/wp/v2/posts/1', body: { status: 'nope' } },
+        { path: '/wp/v2/media/1' },
+        { path: 'wp/v2/tags' },
+        { path: '/wp/v2/Tags', body: { name: 'Cased' } },
+      ],
+    }),
+    admin('GET', '/tags?slug=never-made'),
+    batch({
+      validation: 'require-all-validate',
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Validated' } },
+        { path: '/wp/v2/tags/6', body: { description: 'Validated too' } },
+      ],
+    }),
+    {
+      method: 'POST',
+      path: '/wp-json/batch/v1',
+      body: { requests: [{ path: '/wp/v2/tags', body: { name: 'Anonymous' } }] },
+    },
+    batch(
+      [
+        ['requests[0][path]', '/wp/v2/tags'],
+        ['requests[0][body][name]', 'Formed'],
+      ],
+      'admin',
+      true,
+    ),
+    batch({}),
+    batch({ requests: {} }),
+    batch({ requests: [] }),
+    batch({ requests: [{}] }),
+    batch({ requests: [{ method: 'GET', path: '/wp/v2/posts' }] }),
+    batch({ validation: 'require-all-valid', requests: [] }),
+    batch({ requests: Array.from({ length: 26 }, () => ({ path: '/wp/v2/tags' })) }),
   ];
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { acceptForms } from '../../platform/body-types.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import { allowedMethods } from './allow.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
@@ -11,9 +12,10 @@ import { caller, setCaller, siteOf } from './http.js';
 import type { MediaFiles } from './media.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { batchCaller, VALID_HEADER, validateOnly } from './resources/batch/inner.js';
 import { resourceRoutes } from './resources/contract.js';
 import { resources } from './resources/index.js';
-import { installRestHttp, jsonpDisabled, jsonpRequested, siteRootRoutes } from './rest-http.js';
+import { installRestHttp, jsonpDisabled, jsonpRequested, matchRoute, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -109,6 +111,11 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       return payload;
     });
 
+    // `require-all-validate`'s first pass: a sub-request whose parameters passed validation stops here.
+    app.addHook('preHandler', async (request, reply) => {
+      if (validateOnly(request)) return reply.code(204).header(VALID_HEADER, '1').send();
+    });
+
     // `_embed` before the transport's `_envelope` wraps the body.
     embedLinkedResources(app);
 
@@ -125,7 +132,12 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(searchRoutes(store.db));
     await app.register(termRoutes(store));
     await app.register(termWriteRoutes(store));
-    await app.register(resourceRoutes(store, resources));
+    await app.register(
+      resourceRoutes(store, resources, {
+        match: matchRoute,
+        allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
+      }),
+    );
   };
 }
 
@@ -154,7 +166,9 @@ export function contentRoutes(
           [nul]: `${nul} contains a NUL character.`,
         });
       if (jsonpRequested(request) && /^\/wp-json(\/|\?|$)/i.test(request.url)) throw jsonpDisabled();
-      const user = await authenticate(store, limiter, request);
+      // A batch's sub-request acts as the batch's caller, authenticated once (resources/batch/inner.ts).
+      const inner = batchCaller(request);
+      const user = inner ? inner.user : await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     // A body that cannot be parsed fails before preValidation: core has authenticated by then, so its answer

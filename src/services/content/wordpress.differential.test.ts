@@ -107,7 +107,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     probe: /^GET \/wp-json\/(wp\/v2)?$/,
     difference: /^keys routes/,
     reason:
-      'the index lists what backlot serves: no oEmbed or site-health routes, none of the editors’ (/batch/v1, /media/{id}/edit, /media/{id}/post-process), and backlot’s own /users/{id}/restore (the spec’s user trash)',
+      'the index lists what backlot serves: no oEmbed or site-health routes, none of the editors’ (/media/{id}/edit, /media/{id}/post-process), and backlot’s own /users/{id}/restore (the spec’s user trash)',
   },
   {
     probe: /^GET \/wp-json\/wp\/v2\/(types|taxonomies)$/,

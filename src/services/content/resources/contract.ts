@@ -25,12 +25,32 @@ export interface Check {
   context: string;
 }
 
+/** A route of content's REST index that a path matched, with what its pattern captured. */
+export interface MatchedRoute {
+  spec: RouteSpec;
+  params: Record<string, string>;
+}
+
+/** Content's router as core's REST server sees it, for resources that dispatch requests (`/batch/v1`). */
+export interface RestRouter {
+  /** The route a path matches, as core matches it (case-insensitive), if any. */
+  match(path: string): MatchedRoute | undefined;
+  /** `rest_send_allow_header` for a matched route and caller. */
+  allowed(
+    matched: MatchedRoute,
+    me: UserRow | undefined,
+    context: string,
+    query: Record<string, unknown>,
+  ): Promise<string[]>;
+}
+
 /** A handler's call: the check's view plus the parsed body, the site's addresses and the reply (for headers). */
 export interface Call extends Check {
   body: Record<string, unknown>;
   site: Site;
   request: FastifyRequest;
   reply: FastifyReply;
+  rest: RestRouter;
 }
 
 export interface Endpoint {
@@ -61,7 +81,7 @@ export interface Resource {
   name: string;
   openapiTag?: string;
   /** The item schema in core's form (draft-04, titled) that OPTIONS answers; WordPress's recorded one replaces it. */
-  schema: Record<string, unknown>;
+  schema?: Record<string, unknown>;
   routes: ResourceRoute[];
 }
 
@@ -125,7 +145,11 @@ const textParams = (params: unknown) =>
   );
 
 /** Every route of these resources on Fastify: validate, check, handle. */
-export function resourceRoutes(store: ContentStore, resources: readonly Resource[]): FastifyPluginAsync {
+export function resourceRoutes(
+  store: ContentStore,
+  resources: readonly Resource[],
+  rest: RestRouter,
+): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     for (const resource of resources)
@@ -158,7 +182,7 @@ export function resourceRoutes(store: ContentStore, resources: readonly Resource
               await endpoint.check(check);
               const body = (request.body ?? {}) as Record<string, unknown>;
               if (endpoint.status) reply.status(endpoint.status);
-              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply });
+              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply, rest });
             },
           });
   };

@@ -1,3 +1,4 @@
+import { batchResource } from './batch/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
@@ -10,4 +11,6 @@ export const resources: readonly Resource[] = [
   menuItemsResource,
   menusResource,
   menuLocationsResource,
+  // wp-b: batch, themes, plugins, sidebars/widgets, oembed
+  batchResource,
 ];
