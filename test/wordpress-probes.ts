@@ -278,6 +278,7 @@ export const reads: Probe[] = [
   signedIn('author', 'GET', '/comments?status=hold'),
   signedIn('author', 'GET', '/posts/1/revisions'),
   signedIn('subscriber', 'GET', '/settings'),
+  ...pluginProbes(),
 ];
 
 /** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
@@ -617,6 +618,8 @@ export const writes: Probe[] = [
   // last: WordPress refuses it (no user trash), backlot trashes the contributor
   admin('DELETE', '/users/4'),
   ...batchProbes(),
+  // last: WordPress makes the theme's global-styles post on the first read of /themes (a post id)
+  ...themeProbes(),
 ];
 
 /** Routes WordPress core has and content does not yet: sent to both, expected to be `rest_no_route` on backlot. */
@@ -633,8 +636,6 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/global-styles/themes/twentytwentythree'),
   admin('GET', '/sidebars'),
   admin('GET', '/widgets'),
-  admin('GET', '/themes'),
-  admin('GET', '/plugins'),
   admin('GET', '/block-patterns/categories'),
   admin('GET', '/navigation'),
 ];
@@ -799,5 +800,55 @@ function batchProbes(): Probe[] {
     batch({ requests: [{ method: 'GET', path: '/wp/v2/posts' }] }),
     batch({ validation: 'require-all-valid', requests: [] }),
     batch({ requests: Array.from({ length: 26 }, () => ({ path: '/wp/v2/tags' })) }),
+  ];
+}
+
+/** `/plugins` (issue 37): no plugin is installed on either site; installing needs WordPress.org (offline). */
+function pluginProbes(): Probe[] {
+  return [
+    get('/plugins'),
+    signedIn('editor', 'GET', '/plugins'),
+    signedIn('subscriber', 'GET', '/plugins/hello'),
+    get('/plugins/akismet/akismet'),
+    admin('GET', '/plugins'),
+    admin('GET', '/plugins?status=active&search=x&context=edit'),
+    admin('GET', '/plugins?status=bogus'),
+    admin('GET', '/plugins/hello'),
+    admin('GET', '/plugins/akismet/akismet'),
+    admin('GET', '/plugins/a.b'),
+    admin('GET', '/plugins/a/b/c'),
+    admin('POST', '/plugins', {}),
+    admin('POST', '/plugins', { slug: '!!!' }),
+    signedIn('editor', 'POST', '/plugins', { slug: 'hello-dolly' }),
+    admin('POST', '/plugins', { slug: 'hello-dolly' }),
+    admin('POST', '/plugins/hello', { status: 'bogus' }),
+    admin('POST', '/plugins/akismet/akismet', { status: 'active' }),
+    signedIn('editor', 'PUT', '/plugins/hello', { status: 'inactive' }),
+    admin('DELETE', '/plugins/akismet/akismet'),
+    signedIn('author', 'DELETE', '/plugins/hello'),
+    { method: 'OPTIONS', path: `${v2}/plugins` },
+    { method: 'OPTIONS', path: `${v2}/plugins/akismet/akismet` },
+  ];
+}
+
+/** `/themes` (issue 37): the active theme, Twenty Twenty-Three on both sites. */
+function themeProbes(): Probe[] {
+  return [
+    get('/themes'),
+    get('/themes?status=active'),
+    get('/themes/twentytwentythree'),
+    get('/themes/twentytwentytwo'),
+    admin('GET', '/themes'),
+    admin('GET', '/themes?status=active'),
+    admin('GET', '/themes?status=inactive'),
+    admin('GET', '/themes?status=active,inactive&_fields=stylesheet,status'),
+    admin('GET', '/themes?status=bogus'),
+    admin('GET', '/themes/twentytwentythree'),
+    admin('GET', '/themes/twentytwentythree?_fields=name,theme_supports.html5'),
+    admin('GET', '/themes/twentytwentytwo'),
+    admin('GET', '/themes/TwentyTwentyThree'),
+    admin('POST', '/themes/twentytwentythree', { status: 'active' }),
+    { method: 'OPTIONS', path: `${v2}/themes` },
+    { method: 'OPTIONS', path: `${v2}/themes/twentytwentythree` },
   ];
 }

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
+import { noRoute } from '../errors.js';
 import { caller, siteOf } from '../http.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
 import { responses } from '../schemas.js';
@@ -71,6 +72,11 @@ export interface Endpoint {
 export interface ResourceRoute {
   /** WordPress's pattern, e.g. `/wp/v2/menus/(?P<id>[\\d]+)`; the Fastify URL is made from it. */
   path: string;
+  /**
+   * The parameter that may span a slash (plugins' `akismet/akismet`): routed as Fastify's `*`, then held to the
+   * pattern (anything else is rest_no_route, as core's match fails).
+   */
+  wildcard?: string;
   /** Its path parameters with their sentences, when not just `id`. */
   params?: TObject;
   endpoints: Endpoint[];
@@ -87,11 +93,26 @@ export interface Resource {
 
 export const defineResource = (resource: Resource): Resource => resource;
 
-/** `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`; other captures become plain parameters. */
-export const fastifyUrl = (path: string) =>
-  `/wp-json${path
-    .replaceAll('(?P<id>[\\d]+)', ':id(^\\d+$)')
-    .replace(/\(\?P<(\w+)>[^)]*\)/g, (_all, name: string) => `:${name}`)}`;
+/**
+ * `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`; other captures (groups nested in them
+ * included, as the themes' `(?P<stylesheet>…(?:\/…)?)`) become plain parameters.
+ */
+export function fastifyUrl(path: string): string {
+  let url = path.replaceAll('(?P<id>[\\d]+)', ':id(^\\d+$)');
+  for (let at = url.indexOf('(?P<'); at !== -1; at = url.indexOf('(?P<')) {
+    const name = /^\(\?P<(\w+)>/.exec(url.slice(at))?.[1] ?? 'param';
+    let depth = 0;
+    let end = at;
+    for (; end < url.length; end++) {
+      if (url[end] === '\\') end++;
+      else if (url[end] === '[') end = url.indexOf(']', end + 2);
+      else if (url[end] === '(') depth++;
+      else if (url[end] === ')' && --depth === 0) break;
+    }
+    url = `${url.slice(0, at)}:${name}${url.slice(end + 1)}`;
+  }
+  return `/wp-json${url}`;
+}
 
 const hasParams = (path: string) => path.includes('(?P<');
 
@@ -139,6 +160,13 @@ export async function allowedByChecks(route: ResourceRoute, check: Check): Promi
   return allowed;
 }
 
+/** The pattern of a route's wildcard parameter, whole (`^…$`), as core matches it (case-insensitive). */
+function wildcardPattern(route: ResourceRoute): RegExp {
+  const at = route.path.indexOf(`(?P<${route.wildcard}>`);
+  const group = route.path.slice(at).replace(/^\(\?P<\w+>/, '(');
+  return new RegExp(`^${group}$`, 'i');
+}
+
 const textParams = (params: unknown) =>
   Object.fromEntries(
     Object.entries((params ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
@@ -157,25 +185,36 @@ export function resourceRoutes(
         for (const endpoint of route.endpoints)
           app.route({
             method: endpoint.methods,
-            url: fastifyUrl(route.path),
+            url: route.wildcard
+              ? fastifyUrl(route.path).replace(`:${route.wildcard}`, '*')
+              : fastifyUrl(route.path),
             schema: {
               tags: [resource.openapiTag ?? resource.name],
               summary: endpoint.summary,
-              ...(route.params
-                ? { params: route.params }
-                : route.path.includes('(?P<id>')
-                  ? { params: Type.Object({ id: Type.Integer() }) }
-                  : {}),
+              ...(route.wildcard
+                ? {}
+                : route.params
+                  ? { params: route.params }
+                  : route.path.includes('(?P<id>')
+                    ? { params: Type.Object({ id: Type.Integer() }) }
+                    : {}),
               ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
               ...(endpoint.body ? { body: endpoint.body } : {}),
               response: responses(endpoint.response, endpoint.status ?? 200),
             },
             handler: async (request, reply) => {
               const query = (request.query ?? {}) as Record<string, unknown>;
+              const params = textParams(request.params);
+              if (route.wildcard) {
+                const value = params['*'] ?? '';
+                delete params['*'];
+                if (!wildcardPattern(route).test(value)) throw noRoute();
+                params[route.wildcard] = value;
+              }
               const check: Check = {
                 store,
                 me: caller(request),
-                params: textParams(request.params),
+                params,
                 query,
                 context: typeof query.context === 'string' ? query.context : 'view',
               };

@@ -3,7 +3,9 @@ import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
 import { menusResource } from './menus/index.js';
+import { pluginsResource } from './plugins/index.js';
 import { tagsResource } from './tags/index.js';
+import { themesResource } from './themes/index.js';
 
 /** content's resources built on the contract (contract.ts): each one folder and one line here. */
 export const resources: readonly Resource[] = [
@@ -13,4 +15,6 @@ export const resources: readonly Resource[] = [
   menuLocationsResource,
   // wp-b: batch, themes, plugins, sidebars/widgets, oembed
   batchResource,
+  themesResource,
+  pluginsResource,
 ];
