@@ -279,6 +279,7 @@ export const reads: Probe[] = [
   signedIn('author', 'GET', '/posts/1/revisions'),
   signedIn('subscriber', 'GET', '/settings'),
   ...pluginProbes(),
+  ...oembedProbes(),
 ];
 
 /** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
@@ -638,7 +639,26 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/widgets'),
   admin('GET', '/block-patterns/categories'),
   admin('GET', '/navigation'),
+  // issue 37: left out, each answered as WordPress answers a route it does not have
+  admin('GET', '/template-parts'),
+  admin('GET', '/global-styles/themes/twentytwentythree/variations'),
+  admin('GET', '/block-renderer/core/archives'),
+  admin('GET', '/block-patterns/patterns'),
+  admin('GET', '/pattern-directory/patterns'),
+  admin('GET', '/block-directory/search?term=x'),
+  admin('GET', '/widget-types'),
+  {
+    method: 'GET',
+    path: '/wp-json/wp-block-editor/v1/url-details?url=https%3A%2F%2Fexample.com',
+    as: 'admin',
+  },
+  { method: 'GET', path: '/wp-json/wp-block-editor/v1/export', as: 'admin' },
+  { method: 'GET', path: '/wp-json/wp-site-health/v1/tests/background-updates', as: 'admin' },
+  { method: 'GET', path: '/wp-json/wp-site-health/v1/directory-sizes', as: 'admin' },
 ];
+
+/** What WordPress answers for a route it does not have: the left-out routes must answer exactly this. */
+export const missingRoute: Probe = { method: 'GET', path: `${v2}/no-such-route`, as: 'admin' };
 
 /** Menus and menu items: ids follow the terms' and posts' sequences at this point of the writes. */
 function menuProbes(): Probe[] {
@@ -850,5 +870,39 @@ function themeProbes(): Probe[] {
     admin('POST', '/themes/twentytwentythree', { status: 'active' }),
     { method: 'OPTIONS', path: `${v2}/themes` },
     { method: 'OPTIONS', path: `${v2}/themes/twentytwentythree` },
+  ];
+}
+
+/** oEmbed (issue 37): the site's own posts and pages (`{site}` is each site's address), others offline. */
+function oembedProbes(): Probe[] {
+  const embed = (query: string, as?: Probe['as']): Probe => ({
+    method: 'GET',
+    path: `/wp-json/oembed/1.0/embed${query}`,
+    ...(as ? { as } : {}),
+  });
+  const proxy = (query: string, as?: Probe['as']): Probe => ({
+    method: 'GET',
+    path: `/wp-json/oembed/1.0/proxy${query}`,
+    ...(as ? { as } : {}),
+  });
+  return [
+    embed('?url={site}%2F%3Fp%3D1'),
+    embed('?url={site}%2Fcaching-without-tears-part-1%2F'),
+    embed('?url={site}%2Fabout%2F&maxwidth=100'),
+    embed('?url={site}%2Fabout%2F&maxwidth=450&_fields=width,height,title,author_url'),
+    embed('?url={site}%2Fno-such-post%2F'),
+    embed('?url={site}%2F%3Fp%3D999'),
+    embed('?url=https%3A%2F%2Fexample.com%2Fa-post%2F'),
+    embed('?url=notaurl'),
+    embed(''),
+    proxy('?url={site}%2Fabout%2F'),
+    proxy('?url={site}%2Fabout%2F', 'subscriber'),
+    proxy('?url={site}%2Fabout%2F', 'contributor'),
+    proxy('?url=https%3A%2F%2Fexample.com%2Fa-post%2F', 'admin'),
+    // (with `_fields`, WordPress 6.1's proxy fails with a 500: not probed)
+    proxy('?url={site}%2Fabout%2F', 'admin'),
+    proxy('', 'admin'),
+    { method: 'OPTIONS', path: '/wp-json/oembed/1.0/embed' },
+    { method: 'OPTIONS', path: '/wp-json/oembed/1.0/proxy' },
   ];
 }

@@ -146,7 +146,8 @@ const routeSpecs: RouteSpec[] = [
 ];
 
 /** The namespace core lists a route under: `/batch/v1` is registered by the server itself, with none. */
-export const namespaceOf = (path: string) => (path.startsWith('/wp/v2') ? 'wp/v2' : '');
+export const namespaceOf = (path: string) =>
+  path.startsWith('/wp/v2') ? 'wp/v2' : path.startsWith('/oembed/1.0') ? 'oembed/1.0' : '';
 
 function routesOf(site: Site, specs: RouteSpec[]) {
   const routes: Record<string, unknown> = {};

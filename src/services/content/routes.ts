@@ -136,6 +136,7 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       resourceRoutes(store, resources, {
         match: matchRoute,
         allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
+        siteName: async (site) => String((await siteOptions(store.db, settings, site.url)).title),
       }),
     );
   };

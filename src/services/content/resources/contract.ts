@@ -43,6 +43,8 @@ export interface RestRouter {
     context: string,
     query: Record<string, unknown>,
   ): Promise<string[]>;
+  /** The site's title (its settings), which oEmbed answers name the provider by. */
+  siteName(site: Site): Promise<string>;
 }
 
 /** A handler's call: the check's view plus the parsed body, the site's addresses and the reply (for headers). */

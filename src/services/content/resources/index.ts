@@ -3,6 +3,7 @@ import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
 import { menusResource } from './menus/index.js';
+import { oembedResource } from './oembed/index.js';
 import { pluginsResource } from './plugins/index.js';
 import { tagsResource } from './tags/index.js';
 import { themesResource } from './themes/index.js';
@@ -17,4 +18,5 @@ export const resources: readonly Resource[] = [
   batchResource,
   themesResource,
   pluginsResource,
+  oembedResource,
 ];
