@@ -280,6 +280,12 @@ export const reads: Probe[] = [
   signedIn('subscriber', 'GET', '/settings'),
   ...pluginProbes(),
   ...oembedProbes(),
+  // issue 37 item 11: `include` and `exclude` together (core's queries ignore `exclude` then, but comments')
+  get('/posts?include=1,2,3&exclude=2&_fields=id'),
+  get('/tags?include=6,7&exclude=6&_fields=id'),
+  get('/categories?include=1,2&exclude=1&_fields=id'),
+  get('/users?include=1,2&exclude=1&_fields=id'),
+  get('/comments?include=1,2&exclude=1&_fields=id'),
 ];
 
 /** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
