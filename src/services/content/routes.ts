@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { acceptForms } from '../../platform/body-types.js';
+import { acceptForms, acceptMultipartFields } from '../../platform/body-types.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { allowedMethods } from './allow.js';
@@ -158,6 +158,8 @@ export function contentRoutes(
     });
     // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     acceptForms(app, { brackets: true });
+    // …and multipart forms' fields, as PHP puts them in $_POST (media's upload route reads its own body).
+    acceptMultipartFields(app, { brackets: true });
     app.addHook('preValidation', async (request) => {
       // WordPress treats a write without a body as one with no parameters.
       if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};

@@ -65,7 +65,7 @@ async function postOfUrl(store: ContentStore, site: Site, url: string): Promise<
 }
 
 /** esc_attr/esc_url: markup characters escaped, an entity already written (`&#8220;`) left as it is. */
-const escape = (text: string) =>
+const escAttr = (text: string) =>
   text.replace(
     /&(?!#?\w+;)|[<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c] ?? c,
@@ -82,8 +82,8 @@ async function responseData(call: Call, post: PostRow, maxwidth: unknown) {
   const link = permalink(post, site);
   const secret = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
   const html =
-    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escape(link)}">${title}</a></blockquote>` +
-    `<iframe sandbox="allow-scripts" security="restricted" src="${escape(`${link}embed/#?secret=${secret}`)}" width="${width}" height="${height}" title="${escape(`&#8220;${title}&#8221; &#8212; ${siteName}`)}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
+    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escAttr(link)}">${title}</a></blockquote>` +
+    `<iframe sandbox="allow-scripts" security="restricted" src="${escAttr(`${link}embed/#?secret=${secret}`)}" width="${width}" height="${height}" title="${escAttr(`&#8220;${title}&#8221; &#8212; ${siteName}`)}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
   return {
     version: '1.0',
     provider_name: siteName,
@@ -111,7 +111,7 @@ function asXml(data: Record<string, unknown>): string {
 async function embed(call: Call, xml: boolean) {
   const post = await postOfUrl(call.store, call.site, String(call.query.url));
   // get_oembed_response_data: published posts and pages only.
-  if (!post || post.status !== 'publish') throw notFound();
+  if (post?.status !== 'publish') throw notFound();
   const data = await responseData(call, post, call.query.maxwidth);
   if (!xml) {
     const fields = fieldList(call.query._fields as string | undefined);
