@@ -113,7 +113,8 @@ export async function ask(
     body = JSON.stringify(probe.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(base + probe.path, {
+  // `{site}` stands for the site's own address (oEmbed's `url=`), which differs between the two.
+  const response = await fetch(base + probe.path.replaceAll('{site}', encodeURIComponent(base)), {
     method: probe.method,
     headers,
     body,

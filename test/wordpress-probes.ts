@@ -290,6 +290,14 @@ export const reads: Probe[] = [
   signedIn('author', 'GET', '/comments?status=hold'),
   signedIn('author', 'GET', '/posts/1/revisions'),
   signedIn('subscriber', 'GET', '/settings'),
+  ...pluginProbes(),
+  ...oembedProbes(),
+  // issue 37 item 11: `include` and `exclude` together (core's queries ignore `exclude` then, but comments')
+  get('/posts?include=1,2,3&exclude=2&_fields=id'),
+  get('/tags?include=6,7&exclude=6&_fields=id'),
+  get('/categories?include=1,2&exclude=1&_fields=id'),
+  get('/users?include=1,2&exclude=1&_fields=id'),
+  get('/comments?include=1,2&exclude=1&_fields=id'),
 ];
 
 /** Deterministic pictures for the media probes: a 1200×800 JPEG, a 400×300 PNG, JPEGs with EXIF and with IPTC. */
@@ -630,13 +638,15 @@ export const writes: Probe[] = [
   admin('DELETE', '/users/3?force=true&reassign=999'),
   // last: WordPress refuses it (no user trash), backlot trashes the contributor
   admin('DELETE', '/users/4'),
+  ...batchProbes(),
+  // last: WordPress makes the theme's global-styles post on the first read of /themes (a post id)
+  ...themeProbes(),
 ];
 
 /** Routes WordPress core has and content does not yet: sent to both, expected to be `rest_no_route` on backlot. */
 export const notYetBuilt: Probe[] = [
   admin('POST', '/media/1/post-process', { action: 'create-image-subsizes' }),
   admin('POST', '/media/1/edit', { rotation: 90 }),
-  { method: 'POST', path: '/wp-json/batch/v1', as: 'admin', body: { requests: [] } },
 ];
 
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */
@@ -646,10 +656,24 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/global-styles/themes/twentytwentythree'),
   admin('GET', '/sidebars'),
   admin('GET', '/widgets'),
-  admin('GET', '/themes'),
-  admin('GET', '/plugins'),
   admin('GET', '/block-patterns/categories'),
   admin('GET', '/navigation'),
+  // issue 37: left out, each answered as WordPress answers a route it does not have
+  admin('GET', '/template-parts'),
+  admin('GET', '/global-styles/themes/twentytwentythree/variations'),
+  admin('GET', '/block-renderer/core/archives'),
+  admin('GET', '/block-patterns/patterns'),
+  admin('GET', '/pattern-directory/patterns'),
+  admin('GET', '/block-directory/search?term=x'),
+  admin('GET', '/widget-types'),
+  {
+    method: 'GET',
+    path: '/wp-json/wp-block-editor/v1/url-details?url=https%3A%2F%2Fexample.com',
+    as: 'admin',
+  },
+  { method: 'GET', path: '/wp-json/wp-block-editor/v1/export', as: 'admin' },
+  { method: 'GET', path: '/wp-json/wp-site-health/v1/tests/background-updates', as: 'admin' },
+  { method: 'GET', path: '/wp-json/wp-site-health/v1/directory-sizes', as: 'admin' },
 ];
 
 /** Autosaves of posts and pages: in place for an author's own draft, else one revision per author. */
@@ -715,6 +739,8 @@ function blockTypeProbes(): Probe[] {
     admin('OPTIONS', '/block-types/core/paragraph'),
   ];
 }
+/** What WordPress answers for a route it does not have: the left-out routes must answer exactly this. */
+export const missingRoute: Probe = { method: 'GET', path: `${v2}/no-such-route`, as: 'admin' };
 
 /** Menus and menu items: ids follow the terms' and posts' sequences at this point of the writes. */
 function menuProbes(): Probe[] {
@@ -811,5 +837,154 @@ function menuProbes(): Probe[] {
     admin('DELETE', `/menus/${footer}?force=true`),
     admin('GET', `/menu-items/${archive}`),
     admin('GET', '/menus'),
+  ];
+}
+
+/** `/batch/v1` (issue 37): as the editor and api-fetch send it, and each refusal of its arguments. */
+function batchProbes(): Probe[] {
+  const batch = (body: unknown, as: Probe['as'] = 'admin', form = false): Probe => ({
+    method: 'POST',
+    path: '/wp-json/batch/v1',
+    as,
+    body,
+    ...(form ? { form } : {}),
+  });
+  return [
+    { method: 'OPTIONS', path: '/wp-json/batch/v1' },
+    { method: 'GET', path: '/wp-json/batch/v1', as: 'admin' },
+    batch({
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Batch one' } },
+        { path: '/wp/v2/users', body: { username: 'batched' } },
+        { path: '/wp/v2/nothing' },
+        { method: 'DELETE', path: '/wp/v2/tags/999?force=true' },
+        { method: 'PUT', path: '/wp/v2/posts/1', body: { title: 'Batched title' } },
+        { path: '/wp/v2/categories/2', body: { description: 'Batched' } },
+        { method: 'PATCH', path: '/wp/v2/Tags/6', body: { description: 'Cased route' } },
+        { path: '/wp/v2/media/1' },
+      ],
+    }),
+    batch({
+      validation: 'require-all-validate',
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Never made' } },
+        { method: 'PUT', path: '/wp/v2/posts/1', body: { status: 'nope' } },
+        { path: '/wp/v2/media/1' },
+        { path: 'wp/v2/tags' },
+        { path: '/wp/v2/Tags', body: { name: 'Cased' } },
+      ],
+    }),
+    admin('GET', '/tags?slug=never-made'),
+    batch({
+      validation: 'require-all-validate',
+      requests: [
+        { path: '/wp/v2/tags', body: { name: 'Validated' } },
+        { path: '/wp/v2/tags/6', body: { description: 'Validated too' } },
+      ],
+    }),
+    {
+      method: 'POST',
+      path: '/wp-json/batch/v1',
+      body: { requests: [{ path: '/wp/v2/tags', body: { name: 'Anonymous' } }] },
+    },
+    batch(
+      [
+        ['requests[0][path]', '/wp/v2/tags'],
+        ['requests[0][body][name]', 'Formed'],
+      ],
+      'admin',
+      true,
+    ),
+    batch({}),
+    batch({ requests: {} }),
+    batch({ requests: [] }),
+    batch({ requests: [{}] }),
+    batch({ requests: [{ method: 'GET', path: '/wp/v2/posts' }] }),
+    batch({ validation: 'require-all-valid', requests: [] }),
+    batch({ requests: Array.from({ length: 26 }, () => ({ path: '/wp/v2/tags' })) }),
+  ];
+}
+
+/** `/plugins` (issue 37): no plugin is installed on either site; installing needs WordPress.org (offline). */
+function pluginProbes(): Probe[] {
+  return [
+    get('/plugins'),
+    signedIn('editor', 'GET', '/plugins'),
+    signedIn('subscriber', 'GET', '/plugins/hello'),
+    get('/plugins/akismet/akismet'),
+    admin('GET', '/plugins'),
+    admin('GET', '/plugins?status=active&search=x&context=edit'),
+    admin('GET', '/plugins?status=bogus'),
+    admin('GET', '/plugins/hello'),
+    admin('GET', '/plugins/akismet/akismet'),
+    admin('GET', '/plugins/a.b'),
+    admin('GET', '/plugins/a/b/c'),
+    admin('POST', '/plugins', {}),
+    admin('POST', '/plugins', { slug: '!!!' }),
+    signedIn('editor', 'POST', '/plugins', { slug: 'hello-dolly' }),
+    admin('POST', '/plugins', { slug: 'hello-dolly' }),
+    admin('POST', '/plugins/hello', { status: 'bogus' }),
+    admin('POST', '/plugins/akismet/akismet', { status: 'active' }),
+    signedIn('editor', 'PUT', '/plugins/hello', { status: 'inactive' }),
+    admin('DELETE', '/plugins/akismet/akismet'),
+    signedIn('author', 'DELETE', '/plugins/hello'),
+    { method: 'OPTIONS', path: `${v2}/plugins` },
+    { method: 'OPTIONS', path: `${v2}/plugins/akismet/akismet` },
+  ];
+}
+
+/** `/themes` (issue 37): the active theme, Twenty Twenty-Three on both sites. */
+function themeProbes(): Probe[] {
+  return [
+    get('/themes'),
+    get('/themes?status=active'),
+    get('/themes/twentytwentythree'),
+    get('/themes/twentytwentytwo'),
+    admin('GET', '/themes'),
+    admin('GET', '/themes?status=active'),
+    admin('GET', '/themes?status=inactive'),
+    admin('GET', '/themes?status=active,inactive&_fields=stylesheet,status'),
+    admin('GET', '/themes?status=bogus'),
+    admin('GET', '/themes/twentytwentythree'),
+    admin('GET', '/themes/twentytwentythree?_fields=name,theme_supports.html5'),
+    admin('GET', '/themes/twentytwentytwo'),
+    admin('GET', '/themes/TwentyTwentyThree'),
+    admin('POST', '/themes/twentytwentythree', { status: 'active' }),
+    { method: 'OPTIONS', path: `${v2}/themes` },
+    { method: 'OPTIONS', path: `${v2}/themes/twentytwentythree` },
+  ];
+}
+
+/** oEmbed (issue 37): the site's own posts and pages (`{site}` is each site's address), others offline. */
+function oembedProbes(): Probe[] {
+  const embed = (query: string, as?: Probe['as']): Probe => ({
+    method: 'GET',
+    path: `/wp-json/oembed/1.0/embed${query}`,
+    ...(as ? { as } : {}),
+  });
+  const proxy = (query: string, as?: Probe['as']): Probe => ({
+    method: 'GET',
+    path: `/wp-json/oembed/1.0/proxy${query}`,
+    ...(as ? { as } : {}),
+  });
+  return [
+    embed('?url={site}%2F%3Fp%3D1'),
+    embed('?url={site}%2Fcaching-without-tears-part-1%2F'),
+    embed('?url={site}%2Fabout%2F&maxwidth=100'),
+    embed('?url={site}%2Fabout%2F&maxwidth=450&_fields=width,height,title,author_url'),
+    embed('?url={site}%2Fno-such-post%2F'),
+    embed('?url={site}%2F%3Fp%3D999'),
+    embed('?url=https%3A%2F%2Fexample.com%2Fa-post%2F'),
+    embed('?url=notaurl'),
+    embed(''),
+    proxy('?url={site}%2Fabout%2F'),
+    proxy('?url={site}%2Fabout%2F', 'subscriber'),
+    proxy('?url={site}%2Fabout%2F', 'contributor'),
+    proxy('?url=https%3A%2F%2Fexample.com%2Fa-post%2F', 'admin'),
+    // (with `_fields`, WordPress 6.1's proxy fails with a 500: not probed)
+    proxy('?url={site}%2Fabout%2F', 'admin'),
+    proxy('', 'admin'),
+    { method: 'OPTIONS', path: '/wp-json/oembed/1.0/embed' },
+    { method: 'OPTIONS', path: '/wp-json/oembed/1.0/proxy' },
   ];
 }

@@ -22,6 +22,8 @@ const sample = (route: string) =>
     .replace(/\(\?P<location>[^)]*\)/, 'primary')
     .replace(/\(\?P<namespace>[^)]*\)/, 'core')
     .replace(/\(\?P<name>[^)]*\)/, 'paragraph')
+    .replace(/\(\?P<stylesheet>.*\)$/, 'twentytwentythree')
+    .replace(/\(\?P<plugin>.*\)$/, 'hello')
     .replace(/\(\?P<uuid>[^)]*\)/, '00000000-0000-4000-8000-000000000000');
 
 /** Backlot's own words for the action links of a post schema (WordPress's titles are its prose). */

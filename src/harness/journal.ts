@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { isInnerRequest } from '../platform/inner-request.js';
 import { isSecretName, redacted, redactHeaders, redactValue } from '../platform/redaction.js';
 import { pathOf } from './faults.js';
 
@@ -182,7 +183,8 @@ export function installJournal(
   }
   app.addHook('onResponse', (request, reply, done) => {
     const raw = request.raw;
-    if (journalled(raw.url)) {
+    // A sub-request the service makes of itself is part of the outer request's entry.
+    if (journalled(raw.url) && !isInnerRequest(raw)) {
       // One clock read: arrival is now minus the elapsed time, unless the fast path saw the request arrive.
       const now = performance.now();
       const arrived = arrivedAt.get(raw) ?? now - reply.elapsedTime;

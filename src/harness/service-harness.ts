@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GlobalSettings } from '../config.js';
 import type { HttpError } from '../platform/errors.js';
 import type { RequestWrapper } from '../platform/http.js';
+import { isInnerRequest } from '../platform/inner-request.js';
 import { exempt, type FaultDecision, FaultHeaders, type FaultRule, pathOf, ServiceFaults } from './faults.js';
 import { arrivedAt, installJournal, journalled, ServiceJournal } from './journal.js';
 
@@ -61,6 +62,8 @@ export function installHarness(
     const { faults } = harness;
     if (
       faults.idle(request.raw.url) ||
+      // A sub-request the service makes of itself: the outer request had its faults.
+      isInnerRequest(request.raw) ||
       exempt(request.method, pathOf(request.raw.url), docsPath, request.routeOptions.config)
     )
       return done();

@@ -115,11 +115,15 @@ const routeSpecs: RouteSpec[] = [
   },
 ];
 
+/** The namespace core lists a route under: `/batch/v1` is registered by the server itself, with none. */
+export const namespaceOf = (path: string) =>
+  path.startsWith('/wp/v2') ? 'wp/v2' : path.startsWith('/oembed/1.0') ? 'oembed/1.0' : '';
+
 function routesOf(site: Site, specs: RouteSpec[]) {
   const routes: Record<string, unknown> = {};
   for (const spec of specs) {
     routes[spec.path] = {
-      namespace: 'wp/v2',
+      namespace: namespaceOf(spec.path),
       methods: [...new Set(spec.endpoints.flatMap((e) => e.methods))],
       endpoints: spec.endpoints,
       ...(spec.linked ? { _links: { self: [{ href: `${site.api}${spec.path}` }] } } : {}),
@@ -186,7 +190,10 @@ export function discoveryRoutes(settings: ContentSettings, db: Database): Fastif
         // WordPress's namespace index has no site fields: only its routes.
         return {
           namespace: 'wp/v2',
-          routes: routesOf(site, allRouteSpecs()),
+          routes: routesOf(
+            site,
+            allRouteSpecs().filter((spec) => namespaceOf(spec.path) === 'wp/v2'),
+          ),
           _links: { up: [{ href: `${site.api}/` }] },
         };
       },

@@ -61,6 +61,10 @@ export const refused = (loggedIn: boolean, code: string, message: string) =>
 export const noRoute = () =>
   restError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 
+/** wp_sprintf's `%l`, how core lists allowed values: "a", "a and b", "a, b, and c". */
+export const phpList = (items: readonly string[]) =>
+  items.length < 3 ? items.join(' and ') : `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`;
+
 /** A property's schema, to word validation messages the way WordPress does. */
 function propertySchema(info: ErrorInfo, name: string) {
   const schema = (info.route?.schema as Record<string, unknown> | undefined)?.[
@@ -95,7 +99,11 @@ function validationBody(info: ErrorInfo) {
   const values = enumOf(property);
   const p = issue.params as Record<string, unknown>;
   let message: string;
-  if (values) message = `${label} is not one of ${values.join(', ')}.`;
+  if (values)
+    message =
+      values.length === 1
+        ? `${label} is not ${values[0]}.`
+        : `${label} is not one of ${phpList(values.map(String))}.`;
   else if (issue.keyword === 'minimum' || issue.keyword === 'maximum')
     message =
       property?.minimum !== undefined && property?.maximum !== undefined
@@ -106,7 +114,10 @@ function validationBody(info: ErrorInfo) {
   else if (issue.keyword === 'type') message = `${label} is not of type ${p.type}.`;
   else if (issue.keyword === 'anyOf' && property?.anyOf)
     message = `${label} is not of type ${(property.anyOf as Record<string, unknown>[]).map((s) => s.type).join(',')}.`;
-  else if (issue.keyword === 'maxLength') message = `${label} must be at most ${p.limit} character(s) long.`;
+  else if (issue.keyword === 'maxLength')
+    message = `${label} must be at most ${p.limit} character${p.limit === 1 ? '' : 's'} long.`;
+  else if (issue.keyword === 'maxItems')
+    message = `${label} must contain at most ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
   else if (issue.keyword === 'pattern') message = `${label} does not match pattern ${p.pattern}.`;
   else message = `${label} ${issue.message ?? 'is invalid'}.`;
   // Core's `details`: the inner error of each parameter, as rest_validate_value_from_schema words it.
@@ -116,7 +127,8 @@ function validationBody(info: ErrorInfo) {
     'rest_invalid_param',
     `Invalid parameter(s): ${name}`,
     { [name]: message },
-    { [name]: { code: detail, message, data: { param: label } } },
+    // Only core's type errors carry data (the parameter's name); the others have none (null).
+    { [name]: { code: detail, message, data: detail === 'rest_invalid_type' ? { param: label } : null } },
   );
 }
 
@@ -129,6 +141,7 @@ const detailCodes: Record<string, string> = {
   minLength: 'rest_too_short',
   pattern: 'rest_invalid_pattern',
   enum: 'rest_not_in_enum',
+  maxItems: 'rest_too_many_items',
 };
 
 /** Failures on `/me/settings/` in WordPress.com's `{error, message}`. */

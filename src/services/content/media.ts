@@ -76,6 +76,8 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
     // reads its own, see below); one nobody reads is drained after the answer, within a bound.
     app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', deferBody);
+    // In place of the site-wide one that reads a form's fields (routes.ts): the upload reads its own body.
+    app.removeContentTypeParser('multipart/form-data');
     app.addContentTypeParser('multipart/form-data', deferBody);
     app.addHook('onSend', async (request, reply) => {
       if (request.body instanceof UploadBody && !request.body.done) drainAfterAnswer(request.raw, reply.raw);

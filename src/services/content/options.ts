@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { can } from './capabilities.js';
-import { refused, restError } from './errors.js';
+import { phpList, refused, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
 import { languages } from './languages.js';
 import { responses } from './schemas.js';
@@ -125,7 +125,7 @@ function coerce(name: string, spec: SettingSpec, value: unknown): unknown {
     throw invalid(name, `${name} is not of type string.`, 'rest_invalid_type');
   const text = String(value);
   if (spec.enum && !spec.enum.includes(text))
-    throw invalid(name, `${name} is not one of ${spec.enum.join(', ')}.`, 'rest_not_in_enum');
+    throw invalid(name, `${name} is not one of ${phpList(spec.enum.map(String))}.`, 'rest_not_in_enum');
   if (spec.format === 'email' && !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(text))
     throw invalid(name, 'Invalid email address.', 'rest_invalid_email');
   if (spec.format === 'uri' && !/^https?:\/\/\S+$/i.test(text))

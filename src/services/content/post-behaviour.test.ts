@@ -63,7 +63,7 @@ describe('listing like WordPress', () => {
     );
     const bad = json(await get(`${api}/posts?tax_relation=XOR`));
     assert.equal(bad.code, 'rest_invalid_param');
-    assert.deepEqual(bad.data.params, { tax_relation: 'tax_relation is not one of AND, OR.' });
+    assert.deepEqual(bad.data.params, { tax_relation: 'tax_relation is not one of AND and OR.' });
     assert.equal(bad.data.details.tax_relation.code, 'rest_not_in_enum');
     assert.equal(
       json(await get(`${api}/posts?categories_exclude=x`)).data.details.categories_exclude.code,

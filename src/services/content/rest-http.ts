@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
 import { commentParams } from './comment-allow.js';
-import { allRouteSpecs, indexSpec } from './discovery.js';
+import { allRouteSpecs, indexSpec, namespaceOf } from './discovery.js';
 import { noRoute, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
+import { envelopeHeaders } from './rest-headers.js';
 import type { RouteSpec } from './route-spec.js';
 import type { ContentStore } from './store.js';
 import { schemaForSite } from './wordpress-form.js';
@@ -17,14 +18,6 @@ const nocache = {
 };
 const allowHeaders = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
 const corsMethods = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
-/** The REST response's own headers, which `_envelope` moves into the body (named as WordPress names them). */
-const envelopeHeaders = {
-  'x-wp-total': 'X-WP-Total',
-  'x-wp-totalpages': 'X-WP-TotalPages',
-  link: 'Link',
-  allow: 'Allow',
-  location: 'Location',
-};
 
 let compiled: { spec: RouteSpec; pattern: RegExp }[] | undefined;
 /** Core matches `@^route$@i`: the route patterns (PCRE named groups) compiled once, case-insensitive. */
@@ -171,7 +164,10 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     if (reply.getHeader('access-control-allow-origin'))
       reply.header('access-control-allow-methods', corsMethods);
     if (caller(request)) reply.headers(nocache);
-    const matched = request.method === 'OPTIONS' ? undefined : matchRoute(routeOf(request.url));
+    let matched = request.method === 'OPTIONS' ? undefined : matchRoute(routeOf(request.url));
+    // A method the route does not serve is rest_no_route, which core answers without Allow (no route matched).
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (matched && !matched.spec.endpoints.some((e) => e.methods.includes(method))) matched = undefined;
     // Allow is a courtesy: a failure to work it out (the database gone) must not replace the answer, so server
     // errors other than 501 (core's "not supported" answers) get none.
     const serverError = reply.statusCode >= 500 && reply.statusCode !== 501;
@@ -207,7 +203,7 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     const { spec } = matched;
     const { api } = siteOf(request);
     return {
-      namespace: spec.path === '/' ? '' : 'wp/v2',
+      namespace: namespaceOf(spec.path),
       methods: [...new Set(spec.endpoints.flatMap((e) => e.methods))],
       endpoints: spec.endpoints,
       ...(spec.schema ? { schema: schemaForSite(spec.schema, api) } : {}),

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { acceptForms } from '../../platform/body-types.js';
+import { acceptForms, acceptMultipartFields } from '../../platform/body-types.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import { allowedMethods } from './allow.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
@@ -11,9 +12,10 @@ import { caller, setCaller, siteOf } from './http.js';
 import type { MediaFiles } from './media.js';
 import { optionRoutes, siteOptions } from './options.js';
 import { postRoutes } from './posts.js';
+import { batchCaller, VALID_HEADER, validateOnly } from './resources/batch/inner.js';
 import { resourceRoutes } from './resources/contract.js';
 import { resources } from './resources/index.js';
-import { installRestHttp, jsonpDisabled, jsonpRequested, siteRootRoutes } from './rest-http.js';
+import { installRestHttp, jsonpDisabled, jsonpRequested, matchRoute, siteRootRoutes } from './rest-http.js';
 import { searchRoutes } from './search.js';
 import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -107,6 +109,11 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
       return payload;
     });
 
+    // `require-all-validate`'s first pass: a sub-request whose parameters passed validation stops here.
+    app.addHook('preHandler', async (request, reply) => {
+      if (validateOnly(request)) return reply.code(204).header(VALID_HEADER, '1').send();
+    });
+
     // `_embed` before the transport's `_envelope` wraps the body.
     embedLinkedResources(app);
 
@@ -121,7 +128,13 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(siteRoutes());
     await app.register(optionRoutes(store.db, settings));
     await app.register(searchRoutes(store.db));
-    await app.register(resourceRoutes(store, resources));
+    await app.register(
+      resourceRoutes(store, resources, {
+        match: matchRoute,
+        allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
+        siteName: async (site) => String((await siteOptions(store.db, settings, site.url)).title),
+      }),
+    );
   };
 }
 
@@ -141,6 +154,8 @@ export function contentRoutes(
     });
     // WordPress also takes classic form posts, read as PHP reads them (`roles[]=editor` is a list).
     acceptForms(app, { brackets: true });
+    // …and multipart forms' fields, as PHP puts them in $_POST (media's upload route reads its own body).
+    acceptMultipartFields(app, { brackets: true });
     app.addHook('preValidation', async (request) => {
       // WordPress treats a write without a body as one with no parameters.
       if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
@@ -150,7 +165,9 @@ export function contentRoutes(
           [nul]: `${nul} contains a NUL character.`,
         });
       if (jsonpRequested(request) && /^\/wp-json(\/|\?|$)/i.test(request.url)) throw jsonpDisabled();
-      const user = await authenticate(store, limiter, request);
+      // A batch's sub-request acts as the batch's caller, authenticated once (resources/batch/inner.ts).
+      const inner = batchCaller(request);
+      const user = inner ? inner.user : await authenticate(store, limiter, request);
       if (user) setCaller(request, user);
     });
     // A body that cannot be parsed fails before preValidation: core has authenticated by then, so its answer

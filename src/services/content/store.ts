@@ -247,7 +247,9 @@ export class ContentStore {
     }
     if (filter.roles?.length) where.push(`u.role = ANY(${add(filter.roles)}::text[])`);
     if (filter.include?.length) where.push(`u.id = ANY(${add(filter.include)}::int[])`);
-    if (filter.exclude?.length) where.push(`NOT (u.id = ANY(${add(filter.exclude)}::int[]))`);
+    // As core's queries (post__in/post__not_in, include/exclude): with `include`, `exclude` is ignored.
+    if (filter.exclude?.length && !filter.include?.length)
+      where.push(`NOT (u.id = ANY(${add(filter.exclude)}::int[]))`);
     if (filter.slugs?.length) where.push(`u.slug = ANY(${add(filter.slugs)}::text[])`);
     if (filter.authors) where.push(`u.role <> 'subscriber'`);
     const column = {
@@ -348,7 +350,9 @@ export class ContentStore {
     if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
     if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);
     if (filter.include?.length) where.push(`p.id = ANY(${add(filter.include)}::int[])`);
-    if (filter.exclude?.length) where.push(`NOT (p.id = ANY(${add(filter.exclude)}::int[]))`);
+    // As core's queries (post__in/post__not_in, include/exclude): with `include`, `exclude` is ignored.
+    if (filter.exclude?.length && !filter.include?.length)
+      where.push(`NOT (p.id = ANY(${add(filter.exclude)}::int[]))`);
     if (filter.slugs?.length) where.push(`p.slug = ANY(${add(filter.slugs)}::text[])`);
     if (filter.sticky !== undefined) where.push(`p.sticky = ${add(filter.sticky)}`);
     if (filter.visibleTo !== undefined)
@@ -600,7 +604,9 @@ export class ContentStore {
     }
     if (filter.include?.length) where.push(`t.id = ANY(${add(filter.include)}::int[])`);
     if (filter.slugs?.length) where.push(`t.slug = ANY(${add(filter.slugs)}::text[])`);
-    if (filter.exclude?.length) where.push(`NOT (t.id = ANY(${add(filter.exclude)}::int[]))`);
+    // As core's queries (post__in/post__not_in, include/exclude): with `include`, `exclude` is ignored.
+    if (filter.exclude?.length && !filter.include?.length)
+      where.push(`NOT (t.id = ANY(${add(filter.exclude)}::int[]))`);
     if (filter.parent !== undefined) where.push(`t.parent = ${add(filter.parent)}`);
     if (filter.post !== undefined)
       where.push(

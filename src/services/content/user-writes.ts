@@ -3,7 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { hashPassword } from '../../platform/secrets.js';
 import { can, roleCapabilities } from './capabilities.js';
-import { refused, restError } from './errors.js';
+import { phpList, refused, restError } from './errors.js';
 import { caller, setCaller, siteOf, validId } from './http.js';
 import { languages } from './languages.js';
 import { slugify } from './posts.js';
@@ -82,7 +82,7 @@ function checkParams(body: UserBody) {
     throw invalidParam('url', 'Invalid URL.', 'rest_invalid_url');
   const locales = ['', 'en_US', ...Object.values(languages)];
   if (body.locale !== undefined && !locales.includes(body.locale))
-    throw invalidParam('locale', `locale is not one of ${locales.join(', ')}.`, 'rest_not_in_enum');
+    throw invalidParam('locale', `locale is not one of ${phpList(locales)}.`, 'rest_not_in_enum');
 }
 
 /** `check_role_update`: known roles only, and administrators cannot demote themselves. */

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, roleCapabilities } from './capabilities.js';
 import { pickItemFields } from './embed-param.js';
-import { refused, restError } from './errors.js';
+import { phpList, refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { trashPost } from './post-write.js';
 import { type Context, renderUser, withoutLinks } from './render.js';
@@ -43,7 +43,7 @@ function publishedFilter(values: string[] | undefined): boolean | undefined {
     if (!postTypes.includes(value))
       throw invalidParam(
         'has_published_posts',
-        `has_published_posts[${i}] is not one of ${postTypes.join(', ')}.`,
+        `has_published_posts[${i}] is not one of ${phpList(postTypes)}.`,
         'rest_not_in_enum',
       );
   });

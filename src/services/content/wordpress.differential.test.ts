@@ -18,7 +18,13 @@ import {
   type Probe,
   probeName,
 } from '../../../test/wordpress-compare.js';
-import { blockEditorRoutes, notYetBuilt, reads, writes } from '../../../test/wordpress-probes.js';
+import {
+  blockEditorRoutes,
+  missingRoute,
+  notYetBuilt,
+  reads,
+  writes,
+} from '../../../test/wordpress-probes.js';
 
 // WordPress 6.1 from Debian's packages, seeded like backlot's first start (test/wordpress.ts), is the reference:
 // the same requests must get the same statuses, error codes, body keys, types and values, and the same headers
@@ -107,7 +113,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     probe: /^GET \/wp-json\/(wp\/v2)?$/,
     difference: /^keys routes/,
     reason:
-      'the index lists what backlot serves: no oEmbed or site-health routes, none of the editors’ (/batch/v1, /media/{id}/edit, /media/{id}/post-process), and backlot’s own /users/{id}/restore (the spec’s user trash)',
+      'the index lists what backlot serves: no oEmbed or site-health routes, none of the editors’ (/media/{id}/edit, /media/{id}/post-process), and backlot’s own /users/{id}/restore (the spec’s user trash)',
   },
   {
     probe: /^(\w+ )?GET \/wp-json\/wp\/v2\/types(\?context=edit)?$/,
@@ -120,6 +126,24 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     difference: /^value (\[\]\.)?description$/,
     reason:
       'block types are data recorded from WordPress 6.1 without their description sentences (GPL prose; backlot is MIT)',
+  },
+  {
+    probe:
+      /^(admin )?GET \/wp-json\/wp\/v2\/themes(\?status=active)?$|^admin GET \/wp-json\/wp\/v2\/themes\/twentytwentythree$/,
+    difference: /^keys (\[\]\.)?_links: -wp:user-global-styles -curies$/,
+    reason:
+      'no global styles (a block editor route left out), so the active theme does not link its global-styles post',
+  },
+  {
+    probe: /^admin POST \/wp-json\/wp\/v2\/plugins \{"slug":"hello-dolly"\}$/,
+    difference: /^header allow$/,
+    reason: 'backlot sends no Allow with a 5xx (the offline install is 500, as WordPress); WordPress does',
+  },
+  {
+    probe: /^(\w+ )?GET \/wp-json\/oembed\/1\.0\/(embed|proxy)\?url=\{site\}/,
+    difference: /^value html$/,
+    reason:
+      'the embed html’s data-secret is random on each answer, and backlot leaves out core’s inline wp-embed script (GPL code)',
   },
   {
     probe: /application-passwords/,
@@ -159,7 +183,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
 
 /** The block editor's routes and namespace: WordPress's own editor uses them; backlot leaves them out on purpose. */
 const blockEditorRoute =
-  /^\/wp-block-editor\/|^\/wp\/v2\/(blocks|block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|navigation|sidebars|widgets|widget-types|themes|plugins)\b/;
+  /^\/wp-block-editor\/|^\/wp\/v2\/(blocks|block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|navigation|sidebars|widgets|widget-types)\b/;
 
 /** WordPress's index without the block editor's entries, so the rest of it is compared as it is. */
 function withoutBlockEditor(answer: Answer): Answer {
@@ -335,11 +359,15 @@ test('summary: how many requests differ, and in what', { skip }, (t) => {
 });
 
 test('block editor routes: WordPress serves them, backlot leaves them out on purpose', { skip }, async () => {
+  // Answered exactly as WordPress answers a route it does not have (status, body, headers).
+  const [noRoute] = await both(missingRoute);
+  assert.equal((noRoute.body as { code?: string }).code, 'rest_no_route');
   for (const probe of blockEditorRoutes) {
     if (probe.waitMs) await new Promise((resolve) => setTimeout(resolve, probe.waitMs));
     const [wp, ours] = await both(probe);
     const name = probeName(probe);
-    assert.equal(wp.status, 200, `WordPress ${name}`);
-    assert.equal((ours.body as { code?: string }).code, 'rest_no_route', name);
+    // Served by WordPress (some need the internet, so not always with a 200).
+    assert.notEqual((wp.body as { code?: string }).code, 'rest_no_route', `WordPress ${name}`);
+    assert.deepEqual(compareAnswers(noRoute, ours), [], name);
   }
 });

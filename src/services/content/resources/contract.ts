@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
+import { noRoute } from '../errors.js';
 import { caller, siteOf } from '../http.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
 import { responses } from '../schemas.js';
@@ -25,12 +26,34 @@ export interface Check {
   context: string;
 }
 
+/** A route of content's REST index that a path matched, with what its pattern captured. */
+export interface MatchedRoute {
+  spec: RouteSpec;
+  params: Record<string, string>;
+}
+
+/** Content's router as core's REST server sees it, for resources that dispatch requests (`/batch/v1`). */
+export interface RestRouter {
+  /** The route a path matches, as core matches it (case-insensitive), if any. */
+  match(path: string): MatchedRoute | undefined;
+  /** `rest_send_allow_header` for a matched route and caller. */
+  allowed(
+    matched: MatchedRoute,
+    me: UserRow | undefined,
+    context: string,
+    query: Record<string, unknown>,
+  ): Promise<string[]>;
+  /** The site's title (its settings), which oEmbed answers name the provider by. */
+  siteName(site: Site): Promise<string>;
+}
+
 /** A handler's call: the check's view plus the parsed body, the site's addresses and the reply (for headers). */
 export interface Call extends Check {
   body: Record<string, unknown>;
   site: Site;
   request: FastifyRequest;
   reply: FastifyReply;
+  rest: RestRouter;
 }
 
 export interface Endpoint {
@@ -51,6 +74,11 @@ export interface Endpoint {
 export interface ResourceRoute {
   /** WordPress's pattern, e.g. `/wp/v2/menus/(?P<id>[\\d]+)`; the Fastify URL is made from it. */
   path: string;
+  /**
+   * The parameter that may span a slash (plugins' `akismet/akismet`): routed as Fastify's `*`, then held to the
+   * pattern (anything else is rest_no_route, as core's match fails).
+   */
+  wildcard?: string;
   /** Its path parameters with their sentences, when not just `id`. */
   params?: TObject;
   endpoints: Endpoint[];
@@ -61,22 +89,38 @@ export interface Resource {
   name: string;
   openapiTag?: string;
   /** The item schema in core's form (draft-04, titled) that OPTIONS answers; WordPress's recorded one replaces it. */
-  schema: Record<string, unknown>;
+  schema?: Record<string, unknown>;
   routes: ResourceRoute[];
 }
 
 export const defineResource = (resource: Resource): Resource => resource;
 
 /**
- * `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`: each capture keeps WordPress's pattern, so a
- * path it would not match (`/block-types/core/a.b`) is `rest_no_route`, as there, not a 400.
+ * `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`: a capture keeps WordPress's pattern, so a path
+ * it would not match (`/block-types/core/a.b`) is `rest_no_route`, as there, not a 400. A capture with groups or
+ * slashes inside (the themes' `(?P<stylesheet>…(?:\/…)?)`) becomes a plain parameter: the router cannot match those.
  */
-export const fastifyUrl = (path: string) =>
-  `/wp-json${path.replace(
-    /\(\?P<(\w+)>([^()]*)\)/g,
-    // `[\d]+` as `\d+`, the very regex of the older routes' ids beside them (one router node per pattern).
-    (_all, name: string, pattern: string) => `:${name}(^${pattern.replaceAll('[\\d]', '\\d')}$)`,
-  )}`;
+export function fastifyUrl(path: string): string {
+  let url = path;
+  for (let at = url.indexOf('(?P<'); at !== -1; at = url.indexOf('(?P<', at + 1)) {
+    const name = /^\(\?P<(\w+)>/.exec(url.slice(at))?.[1] ?? 'param';
+    let depth = 0;
+    let end = at;
+    for (; end < url.length; end++) {
+      if (url[end] === '\\') end++;
+      else if (url[end] === '[') end = url.indexOf(']', end + 2);
+      else if (url[end] === '(') depth++;
+      else if (url[end] === ')' && --depth === 0) break;
+    }
+    const pattern = url.slice(at + `(?P<${name}>`.length, end);
+    // `[\d]` as `\d`, the very regex of the older routes' ids beside them (one router node per pattern).
+    const param = /[()/]/.test(pattern)
+      ? `:${name}`
+      : `:${name}(^${pattern.replaceAll('[\\d]', '\\d')}$)`;
+    url = `${url.slice(0, at)}${param}${url.slice(end + 1)}`;
+  }
+  return `/wp-json${url}`;
+}
 
 const hasParams = (path: string) => path.includes('(?P<');
 
@@ -124,13 +168,24 @@ export async function allowedByChecks(route: ResourceRoute, check: Check): Promi
   return allowed;
 }
 
+/** The pattern of a route's wildcard parameter, whole (`^…$`), as core matches it (case-insensitive). */
+function wildcardPattern(route: ResourceRoute): RegExp {
+  const at = route.path.indexOf(`(?P<${route.wildcard}>`);
+  const group = route.path.slice(at).replace(/^\(\?P<\w+>/, '(');
+  return new RegExp(`^${group}$`, 'i');
+}
+
 const textParams = (params: unknown) =>
   Object.fromEntries(
     Object.entries((params ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
   );
 
 /** Every route of these resources on Fastify: validate, check, handle. */
-export function resourceRoutes(store: ContentStore, resources: readonly Resource[]): FastifyPluginAsync {
+export function resourceRoutes(
+  store: ContentStore,
+  resources: readonly Resource[],
+  rest: RestRouter,
+): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     for (const resource of resources)
@@ -138,32 +193,43 @@ export function resourceRoutes(store: ContentStore, resources: readonly Resource
         for (const endpoint of route.endpoints)
           app.route({
             method: endpoint.methods,
-            url: fastifyUrl(route.path),
+            url: route.wildcard
+              ? fastifyUrl(route.path).replace(`:${route.wildcard}`, '*')
+              : fastifyUrl(route.path),
             schema: {
               tags: [resource.openapiTag ?? resource.name],
               summary: endpoint.summary,
-              ...(route.params
-                ? { params: route.params }
-                : route.path.includes('(?P<id>')
-                  ? { params: Type.Object({ id: Type.Integer() }) }
-                  : {}),
+              ...(route.wildcard
+                ? {}
+                : route.params
+                  ? { params: route.params }
+                  : route.path.includes('(?P<id>')
+                    ? { params: Type.Object({ id: Type.Integer() }) }
+                    : {}),
               ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
               ...(endpoint.body ? { body: endpoint.body } : {}),
               response: responses(endpoint.response, endpoint.status ?? 200),
             },
             handler: async (request, reply) => {
               const query = (request.query ?? {}) as Record<string, unknown>;
+              const params = textParams(request.params);
+              if (route.wildcard) {
+                const value = params['*'] ?? '';
+                delete params['*'];
+                if (!wildcardPattern(route).test(value)) throw noRoute();
+                params[route.wildcard] = value;
+              }
               const check: Check = {
                 store,
                 me: caller(request),
-                params: textParams(request.params),
+                params,
                 query,
                 context: typeof query.context === 'string' ? query.context : 'view',
               };
               await endpoint.check(check);
               const body = (request.body ?? {}) as Record<string, unknown>;
               if (endpoint.status) reply.status(endpoint.status);
-              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply });
+              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply, rest });
             },
           });
   };
