@@ -85,3 +85,13 @@ export function assertMatchesOracle(method: string, path: string, status: number
 }
 
 export const documentedPaths = () => Object.keys(document.paths as Json);
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** Every operation of the document as "METHOD /path/{template}". */
+export const documentedOperations = (): string[] =>
+  Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => methods.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
