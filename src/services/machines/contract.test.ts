@@ -431,7 +431,8 @@ test('every operation of the document is either served or listed as left out wit
     const text = readFileSync(new URL(file, root), 'utf8');
     if (!/\bdocumented\(|assertMatchesOracle\(/.test(text)) continue;
     const constants = new Map([...text.matchAll(/const (\w+) = '(\/v2\/[^']*)'/g)].map((m) => [m[1], m[2]]));
-    for (const m of text.matchAll(/'((?:GET|POST|PUT|PATCH|DELETE) \/v2\/[^']*)'/g)) served.add(m[1] as string);
+    for (const m of text.matchAll(/'((?:GET|POST|PUT|PATCH|DELETE) \/v2\/[^']*)'/g))
+      served.add(m[1] as string);
     for (const m of text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) \$\{(\w+)\}`/g)) {
       const path = constants.get(m[2] as string);
       if (path) served.add(`${m[1]} ${path}`);

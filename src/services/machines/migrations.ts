@@ -2,6 +2,7 @@ import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
+import { vpcsMigration } from './resources/vpcs/migration.js';
 
 export const migrations: Migration[] = [
   {
@@ -115,4 +116,5 @@ export const migrations: Migration[] = [
   },
   volumeSnapshotsMigration,
   firewallsMigration,
+  vpcsMigration,
 ];

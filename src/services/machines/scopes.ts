@@ -21,9 +21,20 @@ export const allScopes = [
   'firewall:read',
   'firewall:update',
   'firewall:delete',
+  'image:create',
   'image:read',
+  'image:update',
   'image:delete',
+  'project:create',
+  'project:read',
+  'project:update',
+  'project:delete',
+  'project:assign_resource',
   'regions:read',
+  'reserved_ip:create',
+  'reserved_ip:read',
+  'reserved_ip:update',
+  'reserved_ip:delete',
   'sizes:read',
   'snapshot:read',
   'snapshot:delete',
@@ -34,6 +45,13 @@ export const allScopes = [
   'tag:create',
   'tag:read',
   'tag:delete',
+  'vpc:create',
+  'vpc:read',
+  'vpc:update',
+  'vpc:delete',
+  'vpc_peering:create',
+  'vpc_peering:read',
+  'vpc_peering:update',
 ] as const;
 export type Scope = (typeof allScopes)[number];
 
@@ -43,7 +61,10 @@ export type Scope = (typeof allScopes)[number];
  */
 const legacyScopes = new Map<string, (scope: Scope) => boolean>([
   ['machine:read', (s) => s.endsWith(':read')],
-  ['machine:create', (s) => s.endsWith(':create') || s.endsWith(':update')],
+  [
+    'machine:create',
+    (s) => s.endsWith(':create') || s.endsWith(':update') || s === 'project:assign_resource',
+  ],
   ['machine:delete', (s) => s.endsWith(':delete')],
 ]);
 

@@ -12,6 +12,7 @@ import { resource as tags } from './tags/routes.js';
 import { resource as volumeActions } from './volume-actions/routes.js';
 import { resource as volumeSnapshots } from './volume-snapshots/routes.js';
 import { resource as volumes } from './volumes/routes.js';
+import { resource as vpcs } from './vpcs/routes.js';
 
 /** Every resource the API serves, one line each; the service's routes plugin registers them in this order. */
 export const resources: Resource[] = [
@@ -28,4 +29,5 @@ export const resources: Resource[] = [
   volumeSnapshots,
   snapshots,
   firewalls,
+  vpcs,
 ];

@@ -1,6 +1,7 @@
 import { isoSeconds, isProvisioned } from '../../time.js';
 import { findImage, findKernel, findRegion, findSize, regionIndex } from '../catalog/data.js';
 import { presentUserImage } from '../images/present.js';
+import { netmask, parseCidr, toIp } from '../vpcs/addresses.js';
 import type { MachineRow } from './store.js';
 
 interface NetworkInterface {
@@ -16,13 +17,22 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
   const n = row.id % 65_024;
   const publicThird = Math.floor(n / 254);
   const host = (n % 254) + 1;
+  const range = row.vpc_range ? parseCidr(row.vpc_range) : undefined;
   const v4: NetworkInterface[] = [
-    {
-      ip_address: `10.${100 + r}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`,
-      netmask: '255.255.0.0',
-      gateway: `10.${100 + r}.0.1`,
-      type: 'private',
-    },
+    // The address the VPC gave out, its range's mask, and the range's first host as the gateway.
+    range && row.private_ip
+      ? {
+          ip_address: row.private_ip,
+          netmask: netmask(range.prefix),
+          gateway: toIp(range.base + 1),
+          type: 'private',
+        }
+      : {
+          ip_address: `10.${100 + r}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`,
+          netmask: '255.255.0.0',
+          gateway: `10.${100 + r}.0.1`,
+          type: 'private',
+        },
     {
       ip_address: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.${host}`,
       netmask: '255.255.255.0',

@@ -20,6 +20,7 @@ import {
   findMachine,
   LimitExceeded,
   listMachines,
+  VpcFull,
 } from './store.js';
 
 // The provider's machine deletes answer 204 with a JSON content type (its other 204s carry none).
@@ -66,6 +67,7 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
         if (error instanceof LimitExceeded) {
           throw unprocessable(`creating this/these ${w.singular}(s) will exceed your ${w.singular} limit`);
         }
+        if (error instanceof VpcFull) throw unprocessable('The VPC has no free private address left.');
         throw error;
       }
     },
