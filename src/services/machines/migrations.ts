@@ -1,6 +1,7 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
+import { projectsMigration } from './resources/projects/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 import { vpcsMigration } from './resources/vpcs/migration.js';
 
@@ -117,4 +118,5 @@ export const migrations: Migration[] = [
   volumeSnapshotsMigration,
   firewallsMigration,
   vpcsMigration,
+  projectsMigration,
 ];

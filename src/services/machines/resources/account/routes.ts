@@ -23,8 +23,10 @@ const AccountSchema = Type.Object({
  * `/v2/account`: the one account every token belongs to. Its status turns `warning` when the machine limit is
  * reached, so a client can see why the next create would be refused.
  */
+export const accountUuid = createHash('sha1').update('backlot:machines:account').digest('hex');
+
 export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSettings) {
-  const uuid = createHash('sha1').update('backlot:machines:account').digest('hex');
+  const uuid = accountUuid;
   app.get(
     '/v2/account',
     {
