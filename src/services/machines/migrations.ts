@@ -2,6 +2,7 @@ import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { projectsMigration } from './resources/projects/migration.js';
+import { reservedIpsMigration } from './resources/reserved-ips/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
 import { vpcsMigration } from './resources/vpcs/migration.js';
 
@@ -119,4 +120,5 @@ export const migrations: Migration[] = [
   firewallsMigration,
   vpcsMigration,
   projectsMigration,
+  reservedIpsMigration,
 ];

@@ -8,6 +8,7 @@ import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
 import { resource as projects } from './projects/routes.js';
+import { resource as reservedIps } from './reserved-ips/routes.js';
 import { resource as snapshots } from './snapshots/routes.js';
 import { resource as tags } from './tags/routes.js';
 import { resource as volumeActions } from './volume-actions/routes.js';
@@ -32,4 +33,5 @@ export const resources: Resource[] = [
   firewalls,
   vpcs,
   projects,
+  reservedIps,
 ];

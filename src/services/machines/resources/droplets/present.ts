@@ -39,6 +39,16 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
       gateway: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.1`,
       type: 'public',
     },
+    ...(row.reserved_ip
+      ? [
+          {
+            ip_address: row.reserved_ip,
+            netmask: '255.255.255.0',
+            gateway: '203.0.113.1',
+            type: 'public' as const,
+          },
+        ]
+      : []),
   ];
   const v6: NetworkInterface[] = row.ipv6
     ? [

@@ -18,6 +18,8 @@ export interface MachineRow {
   /** Given from the VPC's range at creation; null only for rows older than stored VPCs. */
   private_ip: string | null;
   vpc_range: string | null;
+  /** The reserved IP assigned to it, shown as a second public address. */
+  reserved_ip: string | null;
   created_at: Date;
   power: 'on' | 'off';
   disk: number | null;
@@ -59,6 +61,7 @@ export class VpcFull extends Error {}
 /** A machine with what other tables say about it (volumes, snapshots, backups, the image it was built from). */
 export const machineColumns = `m.id, m.name, m.region, m.size, m.image_id, m.tags, m.features, m.ipv6, m.vpc_uuid,
   m.private_ip, (SELECT v.ip_range FROM machines.vpcs v WHERE v.id::text = m.vpc_uuid) AS vpc_range,
+  (SELECT r.ip FROM machines.reserved_ips r WHERE r.machine_id = m.id) AS reserved_ip,
   m.created_at, m.power, m.disk, m.kernel_id, m.backup_policy,
   ARRAY(SELECT v.id::text FROM machines.volumes v WHERE v.machine_id = m.id ORDER BY v.created_at, v.id) AS volume_ids,
   ARRAY(SELECT i.id FROM machines.images i WHERE i.machine_id = m.id AND i.type = 'snapshot' ORDER BY i.id) AS snapshot_ids,

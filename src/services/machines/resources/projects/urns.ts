@@ -7,6 +7,7 @@ import type { Queryable } from '../../../../platform/database.js';
 const kinds: Record<string, { exists: string; path: string }> = {
   droplet: { exists: 'SELECT 1 FROM machines.machines WHERE id::text = $1', path: 'droplets' },
   volume: { exists: 'SELECT 1 FROM machines.volumes WHERE id::text = $1', path: 'volumes' },
+  floatingip: { exists: 'SELECT 1 FROM machines.reserved_ips WHERE ip = $1', path: 'reserved_ips' },
 };
 
 const urnPattern = /^do:([a-z]+):(.+)$/;
