@@ -1,6 +1,7 @@
 import type { Resource } from '../resource.js';
 import { resource as account } from './account/routes.js';
 import { resource as actions } from './actions/routes.js';
+import { resource as backupPolicies } from './backup-policies/routes.js';
 import { resource as catalog } from './catalog/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as droplets } from './droplets/routes.js';
@@ -8,6 +9,7 @@ import { resource as firewalls } from './firewalls/routes.js';
 import { resource as images } from './images/routes.js';
 import { resource as keys } from './keys/routes.js';
 import { resource as projects } from './projects/routes.js';
+import { resource as reports } from './reports/routes.js';
 import { resource as reservedIps } from './reserved-ips/routes.js';
 import { resource as snapshots } from './snapshots/routes.js';
 import { resource as tags } from './tags/routes.js';
@@ -34,4 +36,6 @@ export const resources: Resource[] = [
   vpcs,
   projects,
   reservedIps,
+  backupPolicies,
+  reports,
 ];

@@ -1,4 +1,5 @@
 import { isoSeconds, isProvisioned } from '../../time.js';
+import { nextWindow } from '../backup-policies/window.js';
 import { findImage, findKernel, findRegion, findSize, regionIndex } from '../catalog/data.js';
 import { presentUserImage } from '../images/present.js';
 import { netmask, parseCidr, toIp } from '../vpcs/addresses.js';
@@ -85,7 +86,11 @@ export function presentMachine(row: MachineRow, provisionMs: number, withVpc = t
     backup_ids: row.backup_ids,
     snapshot_ids: row.snapshot_ids,
     volume_ids: row.volume_ids,
-    next_backup_window: row.features.includes('backups') ? nextBackupWindow(new Date()) : null,
+    next_backup_window: !row.features.includes('backups')
+      ? null
+      : row.backup_policy
+        ? nextWindow(row.backup_policy, new Date())
+        : nextBackupWindow(new Date()),
     image,
     size,
     size_slug: size.slug,
