@@ -1,5 +1,6 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
+import { destroyRequestsMigration } from './resources/destroy-associated/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { projectsMigration } from './resources/projects/migration.js';
 import { reservedIpsMigration } from './resources/reserved-ips/migration.js';
@@ -121,4 +122,5 @@ export const migrations: Migration[] = [
   vpcsMigration,
   projectsMigration,
   reservedIpsMigration,
+  destroyRequestsMigration,
 ];

@@ -3,6 +3,7 @@ import { resource as account } from './account/routes.js';
 import { resource as actions } from './actions/routes.js';
 import { resource as backupPolicies } from './backup-policies/routes.js';
 import { resource as catalog } from './catalog/routes.js';
+import { resource as destroyAssociated } from './destroy-associated/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as droplets } from './droplets/routes.js';
 import { resource as firewalls } from './firewalls/routes.js';
@@ -38,4 +39,5 @@ export const resources: Resource[] = [
   reservedIps,
   backupPolicies,
   reports,
+  destroyAssociated,
 ];

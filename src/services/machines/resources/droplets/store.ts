@@ -170,11 +170,14 @@ export async function findMachine(db: Queryable, id: number): Promise<MachineRow
 // Volumes are detached and snapshots kept when their machine goes, as the provider does.
 export async function deleteMachine(db: Database, id: number): Promise<boolean> {
   if (!isRowId(id)) return false;
-  return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query('DELETE FROM machines.machines WHERE id = $1', [id]);
-    await tx.query('UPDATE machines.volumes SET machine_id = NULL WHERE machine_id = $1', [id]);
-    return rowCount > 0;
-  });
+  return db.transaction((tx) => deleteMachineIn(tx, id));
+}
+
+/** Deletes a machine inside the caller's transaction; its volumes are detached. */
+export async function deleteMachineIn(tx: Queryable, id: number): Promise<boolean> {
+  const { rowCount } = await tx.query('DELETE FROM machines.machines WHERE id = $1', [id]);
+  await tx.query('UPDATE machines.volumes SET machine_id = NULL WHERE machine_id = $1', [id]);
+  return rowCount > 0;
 }
 
 export async function deleteMachinesByTag(db: Database, tag: string): Promise<number> {
