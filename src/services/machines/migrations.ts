@@ -2,6 +2,7 @@ import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { destroyRequestsMigration } from './resources/destroy-associated/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
+import { customImagesMigration } from './resources/images/migration.js';
 import { projectsMigration } from './resources/projects/migration.js';
 import { reservedIpsMigration } from './resources/reserved-ips/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
@@ -123,4 +124,5 @@ export const migrations: Migration[] = [
   projectsMigration,
   reservedIpsMigration,
   destroyRequestsMigration,
+  customImagesMigration,
 ];

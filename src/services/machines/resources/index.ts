@@ -7,7 +7,9 @@ import { resource as destroyAssociated } from './destroy-associated/routes.js';
 import { resource as dropletActions } from './droplet-actions/routes.js';
 import { resource as droplets } from './droplets/routes.js';
 import { resource as firewalls } from './firewalls/routes.js';
+import { resource as imageActions } from './image-actions/routes.js';
 import { resource as images } from './images/routes.js';
+import { imageWrites } from './images/writes.js';
 import { resource as keys } from './keys/routes.js';
 import { resource as projects } from './projects/routes.js';
 import { resource as reports } from './reports/routes.js';
@@ -40,4 +42,6 @@ export const resources: Resource[] = [
   backupPolicies,
   reports,
   destroyAssociated,
+  imageWrites,
+  imageActions,
 ];

@@ -32,6 +32,7 @@ export interface ActionFilter {
   machineId?: number;
   volumeId?: string;
   reservedIp?: string;
+  imageId?: number;
   limit: number;
   offset: number;
 }
@@ -52,6 +53,9 @@ export async function listActions(
   } else if (filter.reservedIp !== undefined) {
     params.push(filter.reservedIp);
     where = `WHERE resource_type = 'reserved_ip' AND params->>'ip' = $1`;
+  } else if (filter.imageId !== undefined) {
+    params.push(filter.imageId);
+    where = `WHERE resource_type = 'image' AND resource_id = $1`;
   }
   const { rows } = await db.query<ActionRow>(
     `SELECT ${actionColumns} FROM machines.actions ${where} ORDER BY id DESC

@@ -65,12 +65,32 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
   return { v4, v6 };
 }
 
+/** The image a machine was built from after it was deleted: the document's `deleted` status. */
+const deletedImage = (id: number) => ({
+  id,
+  name: 'deleted image',
+  distribution: 'Unknown',
+  slug: null,
+  public: false,
+  regions: [],
+  created_at: '1970-01-01T00:00:00Z',
+  min_disk_size: 0,
+  type: 'snapshot',
+  size_gigabytes: 0,
+  description: '',
+  tags: [],
+  status: 'deleted',
+  error_message: '',
+});
+
 /** The machine object of the API; `withVpc` is false for the create response, as the provider does. */
 export function presentMachine(row: MachineRow, provisionMs: number, withVpc = true) {
   const active = isProvisioned(row.created_at, provisionMs);
   const size = findSize(row.size);
   const region = findRegion(row.region);
-  const image = row.user_image ? presentUserImage(row.user_image) : findImage(row.image_id);
+  const image = row.user_image
+    ? presentUserImage(row.user_image)
+    : (findImage(row.image_id) ?? deletedImage(row.image_id));
   if (!size || !region || !image) throw new Error(`machine ${row.id} refers to a value not in the catalog`);
   return {
     id: row.id,

@@ -44,7 +44,11 @@ function machineRoutes(app: TypedApp, db: Database, settings: MachinesSettings, 
     async (request, reply) => {
       const body = request.body;
       const image =
-        body.image === undefined || body.image === '' ? undefined : await resolveImage(db, body.image);
+        body.image === undefined || body.image === ''
+          ? undefined
+          : await resolveImage(db, body.image, settings.provisionMs);
+      // A custom image still importing cannot be deployed yet.
+      if (image?.status === 'NEW') throw unprocessable(`The image ${image.id} is not available yet.`);
       const wanted = parseCreateRequest(body, w.title, image);
       const region = wanted.machines[0]?.region as string;
       const refs = await resolveCreateReferences(db, body, region, wanted.machines.length, w.title);

@@ -1,24 +1,28 @@
-import { isoSeconds } from '../../time.js';
+import { isoSeconds, isProvisioned } from '../../time.js';
 import { findImage, type Image } from '../catalog/data.js';
 import type { UserImageRow } from './row.js';
 
-/** A snapshot or backup as an image: private, in its region, described by the image it was taken of. */
-export function presentUserImage(row: UserImageRow): Image {
-  const base = findImage(row.base_image_id);
+/**
+ * A snapshot, backup or custom image as an image: private, in its regions, described by the image it was taken of
+ * (or, custom, as it was imported). A custom image is `NEW` for the provisioning time, then `available`.
+ */
+export function presentUserImage(row: UserImageRow, provisionMs = 0): Image {
+  const base = row.base_image_id === null ? undefined : findImage(row.base_image_id);
+  const imported = row.type === 'custom' && !isProvisioned(new Date(row.created_at), provisionMs);
   return {
     id: row.id,
     name: row.name,
-    distribution: base?.distribution ?? 'Unknown',
+    distribution: row.distribution ?? base?.distribution ?? 'Unknown',
     slug: null,
     public: false,
-    regions: [row.region],
+    regions: [row.region, ...(row.transferred ?? [])],
     created_at: isoSeconds(new Date(row.created_at)),
     min_disk_size: row.min_disk_size,
     type: row.type,
     size_gigabytes: Number(row.size_gigabytes),
-    description: base ? `${base.description} snapshot` : '',
+    description: row.description ?? (base ? `${base.description} snapshot` : ''),
     tags: row.tags,
-    status: 'available',
+    status: imported ? 'NEW' : 'available',
     error_message: '',
   };
 }

@@ -10,19 +10,23 @@ import { ImageSchema, ImagesQuery } from './schemas.js';
 import { findUserImage, listUserImages } from './store.js';
 
 /** A catalog image by slug or id, else a snapshot or backup by id. */
-export async function resolveImage(db: Queryable, ref: string | number): Promise<Image | undefined> {
+export async function resolveImage(
+  db: Queryable,
+  ref: string | number,
+  provisionMs = 0,
+): Promise<Image | undefined> {
   const catalog = findImage(ref);
   if (catalog) return catalog;
   if (typeof ref === 'string' && !/^\d{1,10}$/.test(ref)) return undefined;
   const own = await findUserImage(db, Number(ref));
-  return own ? presentUserImage(own) : undefined;
+  return own ? presentUserImage(own, provisionMs) : undefined;
 }
 
 /**
  * `/v2/images`: the public distribution images and the account's snapshots and backups. `type=distribution` lists
  * the former, `type=application` none (there are no one-click apps), `private=true` the latter.
  */
-export function imageRoutes(app: TypedApp, db: Queryable) {
+export function imageRoutes(app: TypedApp, db: Queryable, provisionMs: number) {
   const tags = ['images'];
   app.get(
     '/v2/images',
@@ -40,7 +44,9 @@ export function imageRoutes(app: TypedApp, db: Queryable) {
     },
     async (request) => {
       const { type, tag_name: tag } = request.query;
-      const own = (await listUserImages(db, { tag: tag || undefined })).map(presentUserImage);
+      const own = (await listUserImages(db, { tag: tag || undefined })).map((row) =>
+        presentUserImage(row, provisionMs),
+      );
       let shown: Image[];
       if (request.query.private === true) shown = type === undefined ? own : [];
       else if (type === 'distribution') shown = tag ? [] : images;
@@ -62,11 +68,13 @@ export function imageRoutes(app: TypedApp, db: Queryable) {
       },
     },
     async (request) => {
-      const image = await resolveImage(db, request.params.image_id);
+      const image = await resolveImage(db, request.params.image_id, provisionMs);
       if (!image) throw notFound();
       return { image };
     },
   );
 }
 
-export const resource: Resource = { routes: (app, { db }) => imageRoutes(app, db) };
+export const resource: Resource = {
+  routes: (app, { db, settings }) => imageRoutes(app, db, settings.provisionMs),
+};
