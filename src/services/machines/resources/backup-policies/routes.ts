@@ -4,7 +4,6 @@ import { notFound } from '../../errors.js';
 import type { Resource } from '../../resource.js';
 import { page, pageLinks, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses, IdParams, Meta, PageLinks } from '../../schemas.js';
-import { isoSeconds } from '../../time.js';
 import { findMachine, listMachines, type MachineRow } from '../droplets/store.js';
 import { nextWindow, weekdays } from './window.js';
 

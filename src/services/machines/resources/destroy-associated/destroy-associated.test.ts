@@ -55,7 +55,7 @@ test("destroying a droplet with its associated resources answers as DigitalOcean
     const url = (id: number, rest = '') => `/v2/droplets/${id}/destroy_with_associated_resources${rest}`;
     assert.equal(
       (await ok(selective, url(droplet.id, '/selective'), 422, { volumes: [keep.id, 'nope'] })).message,
-      'volumes: "nope" is not associated with droplet ' + droplet.id + '.',
+      `volumes: "nope" is not associated with droplet ${droplet.id}.`,
     );
     await documented(service, selective, url(droplet.id, '/selective'), 403, {}, tokens.read);
     // The status of a droplet never destroyed this way is a 404; a retry too.

@@ -108,7 +108,7 @@ function imageActionRoutes(app: TypedApp, db: Database, settings: MachinesSettin
     async (request) => {
       const row = await own(request.params.image_id);
       const action = await findAction(db, Number(request.params.action_id));
-      if (!action || action.resource_type !== 'image' || action.resource_id !== row.id) throw notFound();
+      if (action?.resource_type !== 'image' || action.resource_id !== row.id) throw notFound();
       return { action: presentAction(action, settings.provisionMs) };
     },
   );

@@ -265,7 +265,7 @@ function reservedIpRoutes(app: TypedApp, db: Database, settings: MachinesSetting
     async (request) => {
       const row = await load(request.params.reserved_ip);
       const action = await findAction(db, Number(request.params.action_id));
-      if (!action || action.resource_type !== 'reserved_ip' || action.params.ip !== row.ip) throw notFound();
+      if (action?.resource_type !== 'reserved_ip' || action.params.ip !== row.ip) throw notFound();
       return { action: presentAction(action, settings.provisionMs) };
     },
   );
