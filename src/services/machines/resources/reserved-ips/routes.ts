@@ -41,9 +41,11 @@ const CreateBody = Type.Object({
   project_id: Type.Optional(Type.String()),
 });
 const ActionBody = Type.Object({ type: Type.String(), droplet_id: Type.Optional(Type.Integer()) });
-const IpParams = Type.Object({ reserved_ip: Type.String() });
+// An IPv4 address (anything else, a NUL included, is a 404 before the database sees it).
+const ipPattern = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$';
+const IpParams = Type.Object({ reserved_ip: Type.String({ pattern: ipPattern }) });
 const ActionParams = Type.Object({
-  reserved_ip: Type.String(),
+  reserved_ip: Type.String({ pattern: ipPattern }),
   action_id: Type.String({ pattern: '^[0-9]{1,10}$' }),
 });
 

@@ -174,7 +174,7 @@ export async function listPeerings(db: Queryable, vpcId: string, limit: number, 
 }
 
 export async function findPeering(db: Queryable, vpcId: string, id: string): Promise<PeeringRow | undefined> {
-  if (!uuid.test(id)) return undefined;
+  if (!uuid.test(id) || !uuid.test(vpcId)) return undefined;
   const { rows } = await db.query<PeeringRow>(
     `SELECT ${peeringColumns} FROM machines.vpc_peerings p WHERE p.id = $2 AND (p.vpc_a = $1 OR p.vpc_b = $1)`,
     [vpcId, id],
