@@ -85,3 +85,31 @@ export function assertMatchesOracle(method: string, path: string, status: number
 }
 
 export const documentedPaths = () => Object.keys(document.paths as Json);
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** Every operation of the document as "METHOD /path/{template}". */
+export const documentedOperations = (): string[] =>
+  Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => methods.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+
+/**
+ * docs/machines.md's "Left out" list: operation → reason, one `` - `METHOD /v2/…`: reason `` a line. Throws on a
+ * line it cannot read or an operation listed twice, so the list stays one a line.
+ */
+export function leftOutOperations(): Map<string, string> {
+  const docs = readFileSync(new URL('../../docs/machines.md', import.meta.url), 'utf8');
+  const section = docs.split(/^### Left out$/m)[1]?.split(/^#/m)[0] ?? '';
+  const leftOut = new Map<string, string>();
+  for (const line of section.split('\n')) {
+    const m = /^- `((?:GET|POST|PUT|PATCH|DELETE) \/v2\/\S*)`: (.+)$/.exec(line);
+    if (m) {
+      if (leftOut.has(m[1] as string)) throw new Error(`${m[1]} is listed twice in "Left out"`);
+      leftOut.set(m[1] as string, m[2] as string);
+    } else if (line.startsWith('- ')) throw new Error(`unreadable line in "Left out": ${line}`);
+  }
+  return leftOut;
+}

@@ -151,7 +151,8 @@ describe('droplet actions', () => {
     assert.equal(d.networks.v6.length, 1);
     assert.equal(d.snapshot_ids.length, 1);
     assert.equal(d.backup_ids.length, 1, 'enabling backups takes the first backup');
-    assert.match(d.next_backup_window.start, /T00:00:00Z$/);
+    // The window follows the policy: daily at 20:00 UTC.
+    assert.match(d.next_backup_window.start, /T20:00:00Z$/);
     const { rows } = await db.query<{ backup_policy: object }>(
       'SELECT backup_policy FROM machines.machines WHERE id = $1',
       [id],

@@ -15,6 +15,8 @@ declare module 'fastify' {
      * A `/v2` route without any is refused to every token, so a route added without scopes fails closed.
      */
     scopes?: readonly Scope[];
+    /** A POST whose operation has no request body: an empty body is no body, not a 400 (routes.ts). */
+    bodiless?: boolean;
   }
 }
 

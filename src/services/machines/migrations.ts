@@ -3,11 +3,16 @@ import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { alertPoliciesMigration } from './resources/alert-policies/migration.js';
 import { cdnEndpointsMigration } from './resources/cdn-endpoints/migration.js';
 import { certificatesMigration } from './resources/certificates/migration.js';
+import { destroyRequestsMigration } from './resources/destroy-associated/migration.js';
 import { domainsMigration } from './resources/domains/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
+import { customImagesMigration } from './resources/images/migration.js';
 import { loadBalancersMigration } from './resources/load-balancers/migration.js';
+import { projectsMigration } from './resources/projects/migration.js';
+import { reservedIpsMigration } from './resources/reserved-ips/migration.js';
 import { spacesKeysMigration } from './resources/spaces-keys/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
+import { vpcsMigration } from './resources/vpcs/migration.js';
 
 export const migrations: Migration[] = [
   {
@@ -127,4 +132,9 @@ export const migrations: Migration[] = [
   cdnEndpointsMigration,
   alertPoliciesMigration,
   spacesKeysMigration,
+  vpcsMigration,
+  projectsMigration,
+  reservedIpsMigration,
+  destroyRequestsMigration,
+  customImagesMigration,
 ];

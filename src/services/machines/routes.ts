@@ -38,7 +38,8 @@ export function machinesRoutes(
     // the root so an unknown route is a 404, not a 400 for the empty body.
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '' && request.method !== 'POST') return done(null, undefined);
+      if (body === '' && (request.method !== 'POST' || request.routeOptions.config?.bodiless))
+        return done(null, undefined);
       jsonBodyParser.call(app, request, body as string, (error, value) => {
         if (!error && containsNul(value))
           return done(unprocessable('Text fields must not contain NUL characters.'), undefined);

@@ -32,7 +32,9 @@ export const allScopes = [
   'firewall:read',
   'firewall:update',
   'firewall:delete',
+  'image:create',
   'image:read',
+  'image:update',
   'image:delete',
   'load_balancer:create',
   'load_balancer:read',
@@ -42,7 +44,16 @@ export const allScopes = [
   'monitoring:read',
   'monitoring:update',
   'monitoring:delete',
+  'project:create',
+  'project:read',
+  'project:update',
+  'project:delete',
+  'project:assign_resource',
   'regions:read',
+  'reserved_ip:create',
+  'reserved_ip:read',
+  'reserved_ip:update',
+  'reserved_ip:delete',
   'sizes:read',
   'snapshot:read',
   'snapshot:delete',
@@ -57,6 +68,13 @@ export const allScopes = [
   'tag:create',
   'tag:read',
   'tag:delete',
+  'vpc:create',
+  'vpc:read',
+  'vpc:update',
+  'vpc:delete',
+  'vpc_peering:create',
+  'vpc_peering:read',
+  'vpc_peering:update',
 ] as const;
 export type Scope = (typeof allScopes)[number];
 
@@ -67,7 +85,10 @@ export type Scope = (typeof allScopes)[number];
 const legacyScopes = new Map<string, (scope: Scope) => boolean>([
   ['machine:read', (s) => s.endsWith(':read')],
   // Spaces keys are created under `spaces_key:create_credentials`, the provider's one create scope not named `:create`.
-  ['machine:create', (s) => /:(create|create_credentials|update)$/.test(s)],
+  [
+    'machine:create',
+    (s) => /:(create|create_credentials|update)$/.test(s) || s === 'project:assign_resource',
+  ],
   ['machine:delete', (s) => s.endsWith(':delete')],
 ]);
 

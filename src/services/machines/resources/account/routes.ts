@@ -5,6 +5,7 @@ import type { Resource } from '../../resource.js';
 import type { TypedApp } from '../../routing.js';
 import { errorResponses } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
+import { RESERVED_IP_LIMIT } from '../reserved-ips/store.js';
 import { VOLUME_LIMIT } from '../volumes/rules.js';
 
 const AccountSchema = Type.Object({
@@ -23,8 +24,10 @@ const AccountSchema = Type.Object({
  * `/v2/account`: the one account every token belongs to. Its status turns `warning` when the machine limit is
  * reached, so a client can see why the next create would be refused.
  */
+export const accountUuid = createHash('sha1').update('backlot:machines:account').digest('hex');
+
 export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSettings) {
-  const uuid = createHash('sha1').update('backlot:machines:account').digest('hex');
+  const uuid = accountUuid;
   app.get(
     '/v2/account',
     {
@@ -41,7 +44,7 @@ export function accountRoutes(app: TypedApp, db: Queryable, settings: MachinesSe
       return {
         account: {
           droplet_limit: settings.limit,
-          floating_ip_limit: 0,
+          floating_ip_limit: RESERVED_IP_LIMIT,
           volume_limit: VOLUME_LIMIT,
           email: 'sammy@backlot.test',
           name: 'Backlot',

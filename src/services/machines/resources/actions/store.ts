@@ -31,6 +31,8 @@ export async function insertAction(db: Queryable, action: NewAction): Promise<Ac
 export interface ActionFilter {
   machineId?: number;
   volumeId?: string;
+  reservedIp?: string;
+  imageId?: number;
   limit: number;
   offset: number;
 }
@@ -48,6 +50,12 @@ export async function listActions(
   } else if (filter.volumeId !== undefined) {
     params.push(filter.volumeId);
     where = `WHERE params->>'volume_id' = $1`;
+  } else if (filter.reservedIp !== undefined) {
+    params.push(filter.reservedIp);
+    where = `WHERE resource_type = 'reserved_ip' AND params->>'ip' = $1`;
+  } else if (filter.imageId !== undefined) {
+    params.push(filter.imageId);
+    where = `WHERE resource_type = 'image' AND resource_id = $1`;
   }
   const { rows } = await db.query<ActionRow>(
     `SELECT ${actionColumns} FROM machines.actions ${where} ORDER BY id DESC

@@ -1,6 +1,8 @@
 import { isoSeconds, isProvisioned } from '../../time.js';
+import { nextWindow } from '../backup-policies/window.js';
 import { findImage, findKernel, findRegion, findSize, regionIndex } from '../catalog/data.js';
 import { presentUserImage } from '../images/present.js';
+import { netmask, parseCidr, toIp } from '../vpcs/addresses.js';
 import type { MachineRow } from './store.js';
 
 interface NetworkInterface {
@@ -16,19 +18,38 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
   const n = row.id % 65_024;
   const publicThird = Math.floor(n / 254);
   const host = (n % 254) + 1;
+  const range = row.vpc_range ? parseCidr(row.vpc_range) : undefined;
   const v4: NetworkInterface[] = [
-    {
-      ip_address: `10.${100 + r}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`,
-      netmask: '255.255.0.0',
-      gateway: `10.${100 + r}.0.1`,
-      type: 'private',
-    },
+    // The address the VPC gave out, its range's mask, and the range's first host as the gateway.
+    range && row.private_ip
+      ? {
+          ip_address: row.private_ip,
+          netmask: netmask(range.prefix),
+          gateway: toIp(range.base + 1),
+          type: 'private',
+        }
+      : {
+          ip_address: `10.${100 + r}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`,
+          netmask: '255.255.0.0',
+          gateway: `10.${100 + r}.0.1`,
+          type: 'private',
+        },
     {
       ip_address: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.${host}`,
       netmask: '255.255.255.0',
       gateway: `198.${18 + (publicThird >> 8)}.${publicThird & 255}.1`,
       type: 'public',
     },
+    ...(row.reserved_ip
+      ? [
+          {
+            ip_address: row.reserved_ip,
+            netmask: '255.255.255.0',
+            gateway: '203.0.113.1',
+            type: 'public' as const,
+          },
+        ]
+      : []),
   ];
   const v6: NetworkInterface[] = row.ipv6
     ? [
@@ -44,12 +65,32 @@ function networksFor(row: MachineRow): { v4: NetworkInterface[]; v6: NetworkInte
   return { v4, v6 };
 }
 
+/** The image a machine was built from after it was deleted: the document's `deleted` status. */
+const deletedImage = (id: number) => ({
+  id,
+  name: 'deleted image',
+  distribution: 'Unknown',
+  slug: null,
+  public: false,
+  regions: [],
+  created_at: '1970-01-01T00:00:00Z',
+  min_disk_size: 0,
+  type: 'snapshot',
+  size_gigabytes: 0,
+  description: '',
+  tags: [],
+  status: 'deleted',
+  error_message: '',
+});
+
 /** The machine object of the API; `withVpc` is false for the create response, as the provider does. */
 export function presentMachine(row: MachineRow, provisionMs: number, now: number, withVpc = true) {
   const active = isProvisioned(row.created_at, provisionMs, now);
   const size = findSize(row.size);
   const region = findRegion(row.region);
-  const image = row.user_image ? presentUserImage(row.user_image) : findImage(row.image_id);
+  const image = row.user_image
+    ? presentUserImage(row.user_image)
+    : (findImage(row.image_id) ?? deletedImage(row.image_id));
   if (!size || !region || !image) throw new Error(`machine ${row.id} refers to a value not in the catalog`);
   return {
     id: row.id,
@@ -65,7 +106,11 @@ export function presentMachine(row: MachineRow, provisionMs: number, now: number
     backup_ids: row.backup_ids,
     snapshot_ids: row.snapshot_ids,
     volume_ids: row.volume_ids,
-    next_backup_window: row.features.includes('backups') ? nextBackupWindow(new Date()) : null,
+    next_backup_window: !row.features.includes('backups')
+      ? null
+      : row.backup_policy
+        ? nextWindow(row.backup_policy, new Date(now))
+        : nextBackupWindow(new Date(now)),
     image,
     size,
     size_slug: size.slug,

@@ -1,21 +1,23 @@
 import type { Static } from '@sinclair/typebox';
-import type { Queryable } from '../../../../platform/database.js';
+import type { Database } from '../../../../platform/database.js';
 import { unprocessable } from '../../errors.js';
 import { findKey } from '../keys/store.js';
 import { findVolume, findVolumeByName } from '../volumes/store.js';
+import { ensureDefaultVpc, findVpc } from '../vpcs/store.js';
 import type { CreateBody } from './schemas.js';
 
 /**
  * The SSH keys and volumes a create names, which must exist: keys by id or fingerprint, volumes by id (a string,
- * or `{"id"}` as godo sends) or `{"name"}`, in the machine's region and not attached elsewhere.
+ * or `{"id"}` as godo sends) or `{"name"}`, in the machine's region and not attached elsewhere; the VPC named
+ * by `vpc_uuid`, in the machine's region, or else the region's default VPC (made when the region has none).
  */
 export async function resolveCreateReferences(
-  db: Queryable,
+  db: Database,
   body: Static<typeof CreateBody>,
   region: string,
   count: number,
   title: string,
-): Promise<{ sshKeyIds: number[]; volumeIds: string[] }> {
+): Promise<{ sshKeyIds: number[]; volumeIds: string[]; vpcUuid: string }> {
   const sshKeyIds: number[] = [];
   for (const ref of body.ssh_keys ?? []) {
     const key = await findKey(db, ref);
@@ -41,5 +43,11 @@ export async function resolveCreateReferences(
   }
   if (volumeIds.length > 0 && count > 1)
     throw unprocessable(`volumes can only be attached when creating a single ${title}.`);
-  return { sshKeyIds, volumeIds };
+  const vpc = body.vpc_uuid
+    ? await findVpc(db, body.vpc_uuid)
+    : await ensureDefaultVpc(db, region, new Date());
+  if (!vpc) throw unprocessable(`vpc_uuid: the VPC ${body.vpc_uuid} does not exist.`);
+  if (vpc.region !== region)
+    throw unprocessable(`vpc_uuid: the VPC ${vpc.name} is in ${vpc.region}, not ${region}.`);
+  return { sshKeyIds, volumeIds, vpcUuid: vpc.id };
 }

@@ -18,6 +18,7 @@ import {
   findMachine,
   LimitExceeded,
   listMachines,
+  VpcFull,
 } from './store.js';
 
 // The provider's machine deletes answer 204 with a JSON content type (its other 204s carry none).
@@ -41,7 +42,11 @@ function machineRoutes(app: TypedApp, { db, settings, clock }: ResourceContext, 
     async (request, reply) => {
       const body = request.body;
       const image =
-        body.image === undefined || body.image === '' ? undefined : await resolveImage(db, body.image);
+        body.image === undefined || body.image === ''
+          ? undefined
+          : await resolveImage(db, body.image, { provisionMs: settings.provisionMs, now: clock.now() });
+      // A custom image still importing cannot be deployed yet.
+      if (image?.status === 'NEW') throw unprocessable(`The image ${image.id} is not available yet.`);
       const wanted = parseCreateRequest(body, w.title, image);
       const region = wanted.machines[0]?.region as string;
       const refs = await resolveCreateReferences(db, body, region, wanted.machines.length, w.title);
@@ -64,6 +69,7 @@ function machineRoutes(app: TypedApp, { db, settings, clock }: ResourceContext, 
         if (error instanceof LimitExceeded) {
           throw unprocessable(`creating this/these ${w.singular}(s) will exceed your ${w.singular} limit`);
         }
+        if (error instanceof VpcFull) throw unprocessable('The VPC has no free private address left.');
         throw error;
       }
     },

@@ -2,6 +2,8 @@ import type { Database, Queryable } from '../../../../platform/database.js';
 import { isRowId } from '../../store.js';
 import { type ActionRow, actionColumns } from '../actions/row.js';
 import type { UserImageRow } from '../images/row.js';
+import { freeAddress, parseCidr, type Range } from '../vpcs/addresses.js';
+import { findVpc, usedAddresses } from '../vpcs/store.js';
 
 export interface MachineRow {
   id: number;
@@ -13,6 +15,11 @@ export interface MachineRow {
   features: string[];
   ipv6: boolean;
   vpc_uuid: string;
+  /** Given from the VPC's range at creation; null only for rows older than stored VPCs. */
+  private_ip: string | null;
+  vpc_range: string | null;
+  /** The reserved IP assigned to it, shown as a second public address. */
+  reserved_ip: string | null;
   created_at: Date;
   power: 'on' | 'off';
   disk: number | null;
@@ -48,9 +55,13 @@ export interface NewMachine {
 }
 
 export class LimitExceeded extends Error {}
+/** The VPC has no free address left. */
+export class VpcFull extends Error {}
 
 /** A machine with what other tables say about it (volumes, snapshots, backups, the image it was built from). */
 export const machineColumns = `m.id, m.name, m.region, m.size, m.image_id, m.tags, m.features, m.ipv6, m.vpc_uuid,
+  m.private_ip, (SELECT v.ip_range FROM machines.vpcs v WHERE v.id::text = m.vpc_uuid) AS vpc_range,
+  (SELECT r.ip FROM machines.reserved_ips r WHERE r.machine_id = m.id) AS reserved_ip,
   m.created_at, m.power, m.disk, m.kernel_id, m.backup_policy,
   ARRAY(SELECT v.id::text FROM machines.volumes v WHERE v.machine_id = m.id ORDER BY v.created_at, v.id) AS volume_ids,
   ARRAY(SELECT i.id FROM machines.images i WHERE i.machine_id = m.id AND i.type = 'snapshot' ORDER BY i.id) AS snapshot_ids,
@@ -70,10 +81,15 @@ export async function createMachines(
     const created: MachineRow[] = [];
     const actions: ActionRow[] = [];
     for (const m of machines) {
+      // The lowest free address of the VPC's range; the lock above keeps two creates from taking the same one.
+      const vpc = await findVpc(tx, m.vpcUuid);
+      const range = vpc && (parseCidr(vpc.ip_range) as Range);
+      const privateIp = range ? freeAddress(range, await usedAddresses(tx, m.vpcUuid)) : undefined;
+      if (!privateIp) throw new VpcFull();
       const inserted = await tx.query<{ id: number }>(
         `INSERT INTO machines.machines (name, region, size, image_id, tags, features, ipv6, vpc_uuid, user_data,
-           ssh_key_ids, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+           ssh_key_ids, created_at, private_ip)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
         [
           m.name,
           m.region,
@@ -86,6 +102,7 @@ export async function createMachines(
           m.userData,
           m.sshKeyIds,
           opts.now,
+          privateIp,
         ],
       );
       const id = (inserted.rows[0] as { id: number }).id;
@@ -153,11 +170,14 @@ export async function findMachine(db: Queryable, id: number): Promise<MachineRow
 // Volumes are detached and snapshots kept when their machine goes, as the provider does.
 export async function deleteMachine(db: Database, id: number): Promise<boolean> {
   if (!isRowId(id)) return false;
-  return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query('DELETE FROM machines.machines WHERE id = $1', [id]);
-    await tx.query('UPDATE machines.volumes SET machine_id = NULL WHERE machine_id = $1', [id]);
-    return rowCount > 0;
-  });
+  return db.transaction((tx) => deleteMachineIn(tx, id));
+}
+
+/** Deletes a machine inside the caller's transaction; its volumes are detached. */
+export async function deleteMachineIn(tx: Queryable, id: number): Promise<boolean> {
+  const { rowCount } = await tx.query('DELETE FROM machines.machines WHERE id = $1', [id]);
+  await tx.query('UPDATE machines.volumes SET machine_id = NULL WHERE machine_id = $1', [id]);
+  return rowCount > 0;
 }
 
 export async function deleteMachinesByTag(db: Database, tag: string): Promise<number> {
