@@ -110,15 +110,22 @@ export class SqlState {
     return rows.length > 0;
   }
 
-  async capture(name: string): Promise<void> {
+  /**
+   * Copies the tables into the checkpoint's schema. `ifAbsent` (the first-start state): only when no process has
+   * saved it yet, decided under the lock, so processes starting at once on one database keep the first's copy.
+   * Returns whether it copied.
+   */
+  async capture(name: string, options: { ifAbsent?: boolean } = {}): Promise<boolean> {
     const { tables, sequences } = await this.tables();
-    const cp = quote(checkpointSchema(this.schema, name));
+    const cpName = checkpointSchema(this.schema, name);
+    const cp = quote(cpName);
     const live = quote(this.schema);
+    const lock = `SELECT pg_advisory_xact_lock(hashtext(${literal(`backlot checkpoint ${cp}`)}))`;
     const statements = [
       // One snapshot for every table, however many requests write meanwhile.
       'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ',
       // Two processes on one PostgreSQL saving the same checkpoint take turns.
-      `SELECT pg_advisory_xact_lock(hashtext(${literal(`backlot checkpoint ${cp}`)}))`,
+      lock,
       `DROP SCHEMA IF EXISTS ${cp} CASCADE`,
       `CREATE SCHEMA ${cp}`,
       ...tables.map((t) => `CREATE TABLE ${cp}.${quote(t.name)} AS TABLE ${live}.${quote(t.name)}`),
@@ -128,8 +135,50 @@ export class SqlState {
           `INSERT INTO ${cp}.__sequences SELECT ${literal(s)}, last_value, is_called FROM ${live}.${quote(s)}`,
       ),
     ];
-    await this.db.transaction((tx) => tx.exec(statements.join(';\n')));
+    const copied = await this.db.transaction(async (tx) => {
+      if (options.ifAbsent) {
+        // The lock first, then the check: the snapshot (and so the copy) is taken by the first statement after it.
+        await tx.exec(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; ${lock}`);
+        const { rows } = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [cpName]);
+        if (rows.length > 0) return false;
+        await tx.exec(statements.slice(2).join(';\n'));
+        return true;
+      }
+      await tx.exec(statements.join(';\n'));
+      return true;
+    });
     this.restoreSql.delete(name);
+    return copied;
+  }
+
+  /**
+   * Marks the checkpoint complete in the database (its other parts, files and objects, were saved too), with the
+   * name it was given: any process on this database then lists and restores it, whatever its data directory.
+   */
+  async mark(name: string, given: string): Promise<void> {
+    const note = JSON.stringify({ backlot: 'checkpoint', name: given });
+    await this.db.exec(`COMMENT ON SCHEMA ${quote(checkpointSchema(this.schema, name))} IS ${literal(note)}`);
+  }
+
+  /** Checkpoints marked complete in the database: key → the name given. */
+  async marked(): Promise<Map<string, string>> {
+    const prefix = `${this.schema}__cp_`;
+    const { rows } = await this.db.query<{ key: string; note: string | null }>(
+      `SELECT nspname AS key, obj_description(oid, 'pg_namespace') AS note
+         FROM pg_namespace WHERE starts_with(nspname, $1)`,
+      [prefix],
+    );
+    const found = new Map<string, string>();
+    for (const { key, note } of rows) {
+      try {
+        const parsed = note ? JSON.parse(note) : undefined;
+        if (parsed?.backlot === 'checkpoint' && typeof parsed.name === 'string')
+          found.set(key.slice(prefix.length), parsed.name);
+      } catch {
+        // Not a note of ours: not a complete checkpoint.
+      }
+    }
+    return found;
   }
 
   private async buildRestore(name: string): Promise<string> {

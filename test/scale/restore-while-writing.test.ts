@@ -45,7 +45,11 @@ const signup = (p: TestService, username: string) =>
 test('restores while two processes write: no deadlock, no 500, no id collision afterwards', async () => {
   const [a, b] = processes;
   for (let i = 0; i < 5; i++) assert.equal((await signup(a, `before-${i}`)).statusCode, 200);
-  const cli = new HarnessState([{ id: 'things', schema: 'things', settings: {} }], await connection(), a.dataDir);
+  const cli = new HarnessState(
+    [{ id: 'things', schema: 'things', settings: {} }],
+    await connection(),
+    a.dataDir,
+  );
   await cli.checkpoint('k1');
   const { rows: saved } = await db.query<{ id: string }>('SELECT id FROM things.users ORDER BY id');
 
