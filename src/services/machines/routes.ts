@@ -6,7 +6,7 @@ import type { LoginLimiter } from '../../platform/login-limit.js';
 import { guard } from './auth.js';
 import { containsNul } from './body.js';
 import { unprocessable } from './errors.js';
-import { settleActions } from './resources/actions/store.js';
+import { settleForRequest } from './resources/actions/store.js';
 import { resources } from './resources/index.js';
 import { ErrorSchema } from './schemas.js';
 import type { MachinesSettings } from './settings.js';
@@ -15,7 +15,7 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // Actions that completed since the last request take effect before anything is read or changed.
-    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs));
+    app.addHook('preHandler', async (request) => settleForRequest(request, db, settings.provisionMs));
     for (const resource of resources) resource.routes(app, { db, settings });
   };
 }

@@ -7,7 +7,7 @@ import { CatalogQuery, errorResponses } from '../../schemas.js';
 import type { MachinesSettings } from '../../settings.js';
 import { presentAction } from '../actions/present.js';
 import { ActionSchema, actionList } from '../actions/schemas.js';
-import { listActions } from '../actions/store.js';
+import { listActions, requestTime } from '../actions/store.js';
 import { VolumeParams } from '../volumes/schemas.js';
 import { findVolume, findVolumeByName } from '../volumes/store.js';
 import { startVolumeAction, VolumeActionBody } from './rules.js';
@@ -39,6 +39,7 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
         settings,
         await load(request.params.volume_id),
         request.body,
+        requestTime(request),
       );
       reply.code(202);
       return result;
@@ -60,7 +61,7 @@ export function volumeActionRoutes(app: TypedApp, db: Database, settings: Machin
       if (!name) throw unprocessable('volume_name is required.');
       const volume = await findVolumeByName(db, name, region || undefined);
       if (!volume) throw notFound();
-      const result = await startVolumeAction(db, settings, volume, request.body);
+      const result = await startVolumeAction(db, settings, volume, request.body, requestTime(request));
       reply.code(202);
       return result;
     },

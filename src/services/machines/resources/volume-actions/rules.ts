@@ -24,8 +24,9 @@ export async function startVolumeAction(
   settings: MachinesSettings,
   volume: VolumeRow,
   body: typeof VolumeActionBody.static,
+  /** The request's one reading of the clock (requestTime). */
+  now: Date,
 ) {
-  const now = new Date();
   if (await volumeBusy(db, volume.id, new Date(now.getTime() - settings.provisionMs)))
     throw unprocessable('The volume already has a pending action.');
   const params: Record<string, unknown> = { volume_id: volume.id };
