@@ -41,13 +41,18 @@ const env: Record<string, string> = {
   LOG_LEVEL: 'error',
 };
 const services = ['things', 'machines'] as const;
-const ports = await Promise.all([0, 1, 2].map(async () => ({ things: await freePort(), machines: await freePort() })));
+const ports = await Promise.all(
+  [0, 1, 2].map(async () => ({ things: await freePort(), machines: await freePort() })),
+);
 const front = { things: await freePort(), machines: await freePort() };
 const procs: (ChildProcess | undefined)[] = [];
 
 async function ready(port: number) {
   for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await seconds(0.1);
   }
@@ -69,7 +74,9 @@ async function launch(i: number) {
 }
 
 const exited = (child: ChildProcess) =>
-  new Promise<void>((r) => (child.exitCode !== null || child.signalCode ? r() : child.once('exit', () => r())));
+  new Promise<void>((r) =>
+    child.exitCode !== null || child.signalCode ? r() : child.once('exit', () => r()),
+  );
 
 const cfg = path.join(mkdtempSync(path.join(tmpdir(), 'backlot-haproxy-')), 'haproxy.cfg');
 writeFileSync(
@@ -126,7 +133,12 @@ async function machines(w: number) {
     const res = await fetch(`http://127.0.0.1:${front.machines}/v2/droplets`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: `m${w}-${n}`, region: 'nyc3', size: 's-1vcpu-1gb', image: 'ubuntu-24-04-x64' }),
+      body: JSON.stringify({
+        name: `m${w}-${n}`,
+        region: 'nyc3',
+        size: 's-1vcpu-1gb',
+        image: 'ubuntu-24-04-x64',
+      }),
     }).catch(() => undefined);
     note(res, 202);
     if (res?.status !== 202) continue;
@@ -185,17 +197,27 @@ const logins = await Promise.all(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'u0-0', password: 'wrong password' }),
-    }).then((r) => r.status, () => 0),
+    }).then(
+      (r) => r.status,
+      () => 0,
+    ),
   ),
 );
-const loginCounts = { 401: logins.filter((x) => x === 401).length, 429: logins.filter((x) => x === 429).length };
+const loginCounts = {
+  401: logins.filter((x) => x === 401).length,
+  429: logins.filter((x) => x === 429).length,
+};
 
 // Invariants, read from the database itself.
 const db = await openPostgres({ url: pg.url, source: 'DATABASE_URL', sslCaFile: pg.caFile }, 1);
 await seconds(0.5);
 // A request settles completed actions: one through the balancer applies every create.
-await fetch(`http://127.0.0.1:${front.machines}/v2/droplets?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
-const users = new Set((await db.query<{ username: string }>('SELECT username FROM things.users')).rows.map((r) => r.username));
+await fetch(`http://127.0.0.1:${front.machines}/v2/droplets?per_page=1`, {
+  headers: { authorization: `Bearer ${token}` },
+});
+const users = new Set(
+  (await db.query<{ username: string }>('SELECT username FROM things.users')).rows.map((r) => r.username),
+);
 const lostUsers = signedUp.filter((u) => !users.has(u));
 const { rows: actions } = await db.query<{ resource_id: number; n: number; applied: number }>(
   `SELECT resource_id, count(*)::int AS n, count(*) FILTER (WHERE applied)::int AS applied FROM machines.actions
@@ -207,20 +229,36 @@ await db.close();
 
 const failed = (from: number, to: number) => log.filter((e) => !e.ok && e.at >= from && e.at <= to).length;
 const total = (from: number, to: number) => log.filter((e) => e.at >= from && e.at <= to).length;
-process.stdout.write(`requests: ${log.length}, acknowledged signups ${signedUp.length}, machines created ${created.length}\n`);
+process.stdout.write(
+  `requests: ${log.length}, acknowledged signups ${signedUp.length}, machines created ${created.length}\n`,
+);
 for (const [name, [from, to]] of Object.entries(windows))
-  process.stdout.write(`failed during ${name}: ${failed(from, to)} of ${total(from, to)} (${to - from} ms)\n`);
+  process.stdout.write(
+    `failed during ${name}: ${failed(from, to)} of ${total(from, to)} (${to - from} ms)\n`,
+  );
 const statuses = new Map<number, number>();
 for (const e of log) if (!e.ok) statuses.set(e.status, (statuses.get(e.status) ?? 0) + 1);
-process.stdout.write(`failed answers by status (0: no answer): ${JSON.stringify(Object.fromEntries(statuses))}\n`);
-process.stdout.write(`failed outside those: ${log.filter((e) => !e.ok).length - Object.values(windows).reduce((n, [f, t]) => n + failed(f, t), 0)}\n`);
-process.stdout.write(`acknowledged signups lost: ${lostUsers.length}; created machines whose create action is not exactly once and applied: ${notOnce.length}\n`);
+process.stdout.write(
+  `failed answers by status (0: no answer): ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+);
+process.stdout.write(
+  `failed outside those: ${log.filter((e) => !e.ok).length - Object.values(windows).reduce((n, [f, t]) => n + failed(f, t), 0)}\n`,
+);
+process.stdout.write(
+  `acknowledged signups lost: ${lostUsers.length}; created machines whose create action is not exactly once and applied: ${notOnce.length}\n`,
+);
 
-process.stdout.write(`30 parallel logins with a limit of 10 on three processes: ${JSON.stringify(loginCounts)}\n`);
+process.stdout.write(
+  `30 parallel logins with a limit of 10 on three processes: ${JSON.stringify(loginCounts)}\n`,
+);
 const limitHeld = loginCounts[401] === 10 && loginCounts[429] === 20;
 haproxy.kill('SIGTERM');
 for (const child of procs) child?.kill('SIGTERM');
 await Promise.all([haproxy, ...procs].map((c) => exited(c!)));
 await s3.stop();
 await pg.stop();
-process.exit(limitHeld && lostUsers.length === 0 && notOnce.length === 0 && signedUp.length > 0 && created.length > 0 ? 0 : 1);
+process.exit(
+  limitHeld && lostUsers.length === 0 && notOnce.length === 0 && signedUp.length > 0 && created.length > 0
+    ? 0
+    : 1,
+);
