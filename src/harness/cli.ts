@@ -2,12 +2,19 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Env, globalSettings } from '../config.js';
-import { DatabaseError, embeddedDataExists, noDatabase, openDatabase } from '../platform/database.js';
+import {
+  DatabaseError,
+  embeddedDataExists,
+  noDatabase,
+  openDatabase,
+  openPostgres,
+} from '../platform/database.js';
 import { lockHolder } from '../platform/lock-file.js';
 import { migrate } from '../platform/migrations.js';
 import { UsageError } from '../platform/service.js';
 import { findService, serviceIds, services } from '../services/index.js';
 import { checkpointNameRule, isCheckpointName } from './checkpoint-name.js';
+import { checkpointSchema } from './sql-state.js';
 import { HarnessState, SEED, StateError, type StatefulService } from './state.js';
 import { stateUsage } from './usage.js';
 
@@ -53,8 +60,10 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
 
   const global = globalSettings(env, { dataDir: values['data-dir'] });
   const { dataDir } = global;
-  const seeded = (id: string) => existsSync(path.join(dataDir, 'checkpoints', SEED, id, 'complete'));
-  // Without ids: the services this data directory has served (their first-start state is recorded).
+  const inDatabase = positionals.length > 0 ? new Set<string>() : await seededInDatabase(global.database);
+  const seeded = (id: string) =>
+    existsSync(path.join(dataDir, 'checkpoints', SEED, id, 'complete')) || inDatabase.has(id);
+  // Without ids: the services this data directory or the shared database has served (their first-start state is recorded).
   const ids = positionals.length > 0 ? [...new Set(positionals)] : serviceIds.filter(seeded);
   if (ids.length === 0) {
     throw new StateError(`no service has been served from ${dataDir} yet: nothing to reset or checkpoint`);
@@ -100,6 +109,24 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
     }
   } finally {
     await state.close();
+    await db.close();
+  }
+}
+
+/** On PostgreSQL, the services whose first-start state the database holds (any data directory served them). */
+async function seededInDatabase(settings: Parameters<typeof openDatabase>[0]): Promise<Set<string>> {
+  if (!settings.url) return new Set();
+  const db = await openPostgres(settings, 1);
+  try {
+    const { rows } = await db.query<{ name: string }>(
+      'SELECT nspname AS name FROM pg_namespace WHERE nspname = ANY($1)',
+      [services.filter((s) => s.schema).map((s) => checkpointSchema(s.schema!, SEED))],
+    );
+    const found = new Set(rows.map((r) => r.name));
+    return new Set(
+      services.filter((s) => s.schema && found.has(checkpointSchema(s.schema, SEED))).map((s) => s.id),
+    );
+  } finally {
     await db.close();
   }
 }

@@ -18,7 +18,10 @@ import {
 
 export interface FileState {
   capture(dir: string): Promise<void>;
-  restore(dir: string): Promise<void>;
+  /** `marked`: the database holds this checkpoint's completion mark (so it is of this version, whatever `dir` holds). */
+  restore(dir: string, marked?: boolean): Promise<void>;
+  /** Kept where every process sharing the database finds it (a bucket), not in one data directory. */
+  shared?: boolean;
   /** Removes what the checkpoint stored outside its folder (a bucket's copies). */
   drop?(key: string): Promise<void>;
   /** The bytes the checkpoint stored outside its folder. */
@@ -152,8 +155,9 @@ export function s3ObjectsState(
       await Promise.all(live.map((key) => copy(key, prefix + key)));
       await writeFile(path.join(dir, bucketMarker), `${space.owner}\n`, { mode: 0o600 });
     },
-    async restore(dir) {
-      if (!options.capturedBefore && !existsSync(path.join(dir, bucketMarker))) return;
+    shared: true,
+    async restore(dir, marked) {
+      if (!options.capturedBefore && !marked && !existsSync(path.join(dir, bucketMarker))) return;
       const prefix = prefixOf(dir);
       const [live, saved] = await Promise.all([keys(''), keys(prefix)]);
       const kept = new Set(saved.map((k) => k.slice(prefix.length)));

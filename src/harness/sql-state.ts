@@ -67,6 +67,11 @@ async function readShape(db: Database, schema: string): Promise<SchemaShape> {
   return { tables: ordered, sequences: sequences.map((s) => s.name) };
 }
 
+const LOCK_WAIT_MS = 200;
+const LOCK_ATTEMPTS = 50;
+const LOCK_NOT_AVAILABLE = '55P03';
+const DEADLOCK = '40P01';
+
 /** One service's schema: capture, restore, drop and list its checkpoints. */
 export class SqlState {
   private shape?: Promise<SchemaShape>;
@@ -83,6 +88,21 @@ export class SqlState {
     return this.shape;
   }
 
+  /** Sequences owned by a column (serial and identity columns) with that column. */
+  private async ownedSequences() {
+    const { rows } = await this.db.query<{ sequence: string; table: string; column: string }>(
+      `SELECT s.relname AS sequence, t.relname AS table, a.attname AS column
+         FROM pg_class s JOIN pg_namespace n ON n.oid = s.relnamespace
+         JOIN pg_depend d ON d.objid = s.oid AND d.classid = 'pg_class'::regclass
+                         AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+         JOIN pg_class t ON t.oid = d.refobjid
+         JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
+        WHERE s.relkind = 'S' AND n.nspname = $1 ORDER BY s.relname`,
+      [this.schema],
+    );
+    return rows;
+  }
+
   async exists(name: string): Promise<boolean> {
     const { rows } = await this.db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
       checkpointSchema(this.schema, name),
@@ -90,15 +110,22 @@ export class SqlState {
     return rows.length > 0;
   }
 
-  async capture(name: string): Promise<void> {
+  /**
+   * Copies the tables into the checkpoint's schema. `ifAbsent` (the first-start state): only when no process has
+   * saved it yet, decided under the lock, so processes starting at once on one database keep the first's copy.
+   * Returns whether it copied.
+   */
+  async capture(name: string, options: { ifAbsent?: boolean } = {}): Promise<boolean> {
     const { tables, sequences } = await this.tables();
-    const cp = quote(checkpointSchema(this.schema, name));
+    const cpName = checkpointSchema(this.schema, name);
+    const cp = quote(cpName);
     const live = quote(this.schema);
+    const lock = `SELECT pg_advisory_xact_lock(hashtext(${literal(`backlot checkpoint ${cp}`)}))`;
     const statements = [
       // One snapshot for every table, however many requests write meanwhile.
       'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ',
       // Two processes on one PostgreSQL saving the same checkpoint take turns.
-      `SELECT pg_advisory_xact_lock(hashtext(${literal(`backlot checkpoint ${cp}`)}))`,
+      lock,
       `DROP SCHEMA IF EXISTS ${cp} CASCADE`,
       `CREATE SCHEMA ${cp}`,
       ...tables.map((t) => `CREATE TABLE ${cp}.${quote(t.name)} AS TABLE ${live}.${quote(t.name)}`),
@@ -108,8 +135,50 @@ export class SqlState {
           `INSERT INTO ${cp}.__sequences SELECT ${literal(s)}, last_value, is_called FROM ${live}.${quote(s)}`,
       ),
     ];
-    await this.db.transaction((tx) => tx.exec(statements.join(';\n')));
+    const copied = await this.db.transaction(async (tx) => {
+      if (options.ifAbsent) {
+        // The lock first, then the check: the snapshot (and so the copy) is taken by the first statement after it.
+        await tx.exec(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; ${lock}`);
+        const { rows } = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [cpName]);
+        if (rows.length > 0) return false;
+        await tx.exec(statements.slice(2).join(';\n'));
+        return true;
+      }
+      await tx.exec(statements.join(';\n'));
+      return true;
+    });
     this.restoreSql.delete(name);
+    return copied;
+  }
+
+  /**
+   * Marks the checkpoint complete in the database (its other parts, files and objects, were saved too), with the
+   * name it was given: any process on this database then lists and restores it, whatever its data directory.
+   */
+  async mark(name: string, given: string): Promise<void> {
+    const note = JSON.stringify({ backlot: 'checkpoint', name: given });
+    await this.db.exec(`COMMENT ON SCHEMA ${quote(checkpointSchema(this.schema, name))} IS ${literal(note)}`);
+  }
+
+  /** Checkpoints marked complete in the database: key → the name given. */
+  async marked(): Promise<Map<string, string>> {
+    const prefix = `${this.schema}__cp_`;
+    const { rows } = await this.db.query<{ key: string; note: string | null }>(
+      `SELECT nspname AS key, obj_description(oid, 'pg_namespace') AS note
+         FROM pg_namespace WHERE starts_with(nspname, $1)`,
+      [prefix],
+    );
+    const found = new Map<string, string>();
+    for (const { key, note } of rows) {
+      try {
+        const parsed = note ? JSON.parse(note) : undefined;
+        if (parsed?.backlot === 'checkpoint' && typeof parsed.name === 'string')
+          found.set(key.slice(prefix.length), parsed.name);
+      } catch {
+        // Not a note of ours: not a complete checkpoint.
+      }
+    }
+    return found;
   }
 
   private async buildRestore(name: string): Promise<string> {
@@ -127,9 +196,18 @@ export class SqlState {
     for (const { table, column } of rows) saved.set(table, (saved.get(table) ?? new Set()).add(column));
     const cp = quote(cpName);
     const live = quote(this.schema);
-    // DELETE, not TRUNCATE: on tables this small it is several times faster (no new files, no cache
-    // invalidation). Referencing tables go first; the sequences are set from the checkpoint below.
-    const statements = [...tables].reverse().map((t) => `DELETE FROM ${live}.${quote(t.name)}`);
+    const referencingFirst = [...tables].reverse();
+    const statements = [
+      // Other processes' requests wait while the tables are replaced, and none writes into them meanwhile (a
+      // row inserted during a plain DELETE would outlive the restore, above the sequence set back below).
+      // Referencing tables first, the order in which an insert and its foreign-key check take them. The wait
+      // is shorter than deadlock_timeout (1 s): a restore waiting on a writer gives up first and tries again.
+      `SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`,
+      `LOCK TABLE ${referencingFirst.map((t) => `${live}.${quote(t.name)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
+      // DELETE, not TRUNCATE: on tables this small it is several times faster (no new files, no cache
+      // invalidation). Referencing tables go first; the sequences are set from the checkpoint below.
+      ...referencingFirst.map((t) => `DELETE FROM ${live}.${quote(t.name)}`),
+    ];
     for (const table of tables) {
       const columns = saved.get(table.name);
       // A table that a later migration added was empty when the checkpoint was taken.
@@ -148,6 +226,14 @@ export class SqlState {
          JOIN pg_class c ON c.relname = s.name AND c.relkind = 'S'
          JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = ${literal(this.schema)}`,
     );
+    // And past every id the tables hold, whatever the checkpoint's sequences said: no new id can collide.
+    for (const { sequence, table, column } of await this.ownedSequences()) {
+      const seq = `${live}.${quote(sequence)}`;
+      statements.push(
+        `SELECT setval(${literal(seq)}, m) FROM (SELECT max(${quote(column)}) AS m FROM ${live}.${quote(table)}) x
+          WHERE m > (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM ${seq})`,
+      );
+    }
     return statements.join(';\n');
   }
 
@@ -158,7 +244,17 @@ export class SqlState {
       this.restoreSql.set(name, sql);
     }
     try {
-      await this.db.exec(sql);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.db.transaction((tx) => tx.exec(sql));
+          break;
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (!(code === LOCK_NOT_AVAILABLE || code === DEADLOCK) || attempt >= LOCK_ATTEMPTS) throw error;
+          // Writers holding a table finish their statement; new ones queue behind the next try.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * LOCK_WAIT_MS));
+        }
+      }
     } catch (error) {
       // Another process may have dropped or replaced it: build the statement again once.
       this.restoreSql.delete(name);

@@ -43,7 +43,10 @@ export class CheckpointNotFound extends StateError {
   override name = 'CheckpointNotFound';
 }
 
-/** The first-start state, captured once per data directory; `reset` restores it. Users cannot name theirs so. */
+/**
+ * The first-start state, captured once per database (for the list file and embedded objects, per data directory);
+ * `reset` restores it. Users cannot name theirs so.
+ */
 export const SEED = '_seed';
 const COMPLETE = 'complete';
 /** Beside the services' folders of a checkpoint: its name as given (its folder may be a hash of it). */
@@ -90,7 +93,9 @@ function partsOf(service: StatefulService, db: Database, dataDir: string): Parts
  * Reset and checkpoints of the services of one backlot (running, or configured for the CLI): database rows and
  * sequences (per service schema, see SqlState), the list file, profiles' stored images and content's media. A checkpoint's files
  * live in `<dataDir>/checkpoints/<key>/<service>/`, whose `complete` marker is written last: a checkpoint a
- * crash interrupted does not count. Operations run one at a time.
+ * crash interrupted does not count. A service whose state is all in the database (and bucket) is also marked
+ * complete in the database, last: every process on that database lists and restores it, whatever its data
+ * directory. Operations run one at a time.
  */
 export class HarnessState implements StateControl {
   private readonly parts: Parts[];
@@ -121,8 +126,28 @@ export class HarnessState implements StateControl {
     return path.join(this.root(key), id);
   }
 
-  private has(key: string, id: string) {
+  private hasHere(key: string, id: string) {
     return existsSync(path.join(this.dir(key, id), COMPLETE));
+  }
+
+  /** Whether the whole of a service's state is where every process on its database finds it. */
+  private static shared(part: Parts) {
+    return Boolean(part.sql) && part.files.every((f) => f.shared);
+  }
+
+  /** The parts holding `key`, each with whether the database marks it complete. */
+  private async holding(key: string, parts = this.parts): Promise<Map<string, { marked: boolean }>> {
+    const found = new Map<string, { marked: boolean }>();
+    for (const part of parts) {
+      const marked = Boolean(part.sql && (await part.sql.marked()).has(key));
+      // Shared state is the database's word: deleted from another data directory is deleted here too (a
+      // checkpoint saved before the mark existed still counts while its database copy does).
+      const held = HarnessState.shared(part)
+        ? marked || (this.hasHere(key, part.id) && (await part.sql!.exists(key)))
+        : this.hasHere(key, part.id);
+      if (held) found.set(part.id, { marked });
+    }
+    return found;
   }
 
   /** The services named (all stateful ones when none are); stateless ones such as posts are skipped. */
@@ -142,8 +167,11 @@ export class HarnessState implements StateControl {
     return parts;
   }
 
-  /** `name` is written beside the data, for listing; the first-start state has none. */
-  private async capture(key: string, parts: Parts[], name?: string) {
+  /**
+   * `name` is written beside the data, for listing; the first-start state has none, and is `ifAbsent`: a part
+   * another process on the database already saved is left as it is (its files too, when they are shared).
+   */
+  private async capture(key: string, parts: Parts[], name?: string, ifAbsent = false) {
     if (name !== undefined) {
       await mkdir(this.root(key), { recursive: true, mode: 0o700 });
       await writeFile(path.join(this.root(key), NAME_FILE), name);
@@ -152,15 +180,22 @@ export class HarnessState implements StateControl {
       const dir = this.dir(key, part.id);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await part.sql?.capture(key);
+      const copied = (await part.sql?.capture(key, { ifAbsent })) ?? false;
+      if (ifAbsent && part.sql && !copied && HarnessState.shared(part)) {
+        // Another process on the database saved it; it marks it once its objects are saved too.
+        await rm(dir, { recursive: true, force: true });
+        continue;
+      }
       for (const file of part.files) await file.capture(dir);
       await writeFile(path.join(dir, COMPLETE), `${new Date().toISOString()}\n`);
+      if (copied) await part.sql?.mark(key, name ?? key);
     }
   }
 
   private async bringBack(key: string, parts: Parts[], name?: string) {
     const label = name === undefined ? 'the first-start state' : `checkpoint "${name}"`;
-    const missing = parts.filter((p) => !this.has(key, p.id));
+    const held = await this.holding(key, parts);
+    const missing = parts.filter((p) => !held.has(p.id));
     if (missing.length > 0) {
       throw new CheckpointNotFound(`${label} has no data for ${missing.map((p) => p.id).join(', ')}`);
     }
@@ -176,7 +211,7 @@ export class HarnessState implements StateControl {
           }
           throw error;
         }
-        for (const file of part.files) await file.restore(dir);
+        for (const file of part.files) await file.restore(dir, held.get(part.id)?.marked);
       }),
     );
   }
@@ -186,12 +221,21 @@ export class HarnessState implements StateControl {
    * from before checkpoints existed: then the state at this start). Called once the services have started.
    */
   seed(): Promise<void> {
-    return this.serial(() =>
-      this.capture(
+    return this.serial(async () => {
+      const usable = this.parts.filter((p) => !p.unsupported);
+      // A first-start state saved before it was marked in the database: marked now, for the other processes.
+      for (const part of usable) {
+        if (part.sql && this.hasHere(SEED, part.id) && !(await part.sql.marked()).has(SEED))
+          if (await part.sql.exists(SEED)) await part.sql.mark(SEED, SEED);
+      }
+      const held = await this.holding(SEED, usable);
+      await this.capture(
         SEED,
-        this.parts.filter((p) => !p.unsupported && !this.has(SEED, p.id)),
-      ),
-    );
+        usable.filter((p) => !held.has(p.id)),
+        undefined,
+        true,
+      );
+    });
   }
 
   reset(ids?: string[]): Promise<void> {
@@ -210,7 +254,8 @@ export class HarnessState implements StateControl {
       const parts = this.usable(this.chosen(ids));
       if (!ids || ids.length === 0) {
         // Without a list, every service the checkpoint holds (it may have been taken of some only).
-        const held = parts.filter((p) => this.has(key, p.id));
+        const holding = await this.holding(key, parts);
+        const held = parts.filter((p) => holding.has(p.id));
         if (held.length === 0) throw new CheckpointNotFound(`no checkpoint named "${name}"`);
         return this.bringBack(key, held, name);
       }
@@ -225,16 +270,17 @@ export class HarnessState implements StateControl {
   deleteCheckpoint(name: string): Promise<void> {
     return this.serial(async () => {
       const key = checkpointKey(checkName(name));
-      const held = this.parts.filter((p) => this.has(key, p.id));
+      const holding = await this.holding(key);
+      const held = this.parts.filter((p) => holding.has(p.id));
       if (held.length === 0) throw new CheckpointNotFound(`no checkpoint named "${name}"`);
-      for (const part of held) await rm(path.join(this.dir(key, part.id), COMPLETE));
+      for (const part of held) await rm(path.join(this.dir(key, part.id), COMPLETE), { force: true });
       for (const part of held) {
         await part.sql?.drop(key);
         for (const file of part.files) await file.drop?.(key);
         await rm(this.dir(key, part.id), { recursive: true, force: true });
       }
       // Other services' folders (a process serving fewer services) keep the checkpoint for them.
-      const left = await readdir(this.root(key));
+      const left = existsSync(this.root(key)) ? await readdir(this.root(key)) : [];
       if (left.every((entry) => entry === NAME_FILE))
         await rm(this.root(key), { recursive: true, force: true });
     });
@@ -250,12 +296,19 @@ export class HarnessState implements StateControl {
 
   private async held(): Promise<{ name: string; key: string }[]> {
     const root = path.join(this.dataDir, 'checkpoints');
-    if (!existsSync(root)) return [];
-    const found: { name: string; key: string }[] = [];
-    for (const key of await readdir(root)) {
-      const name = await this.nameOf(key);
-      if (name !== undefined && this.parts.some((p) => this.has(key, p.id))) found.push({ name, key });
+    const byKey = new Map<string, string>();
+    // Those the database marks (saved from any data directory), then this data directory's.
+    for (const part of this.parts.filter(HarnessState.shared)) {
+      for (const [key, name] of await part.sql!.marked())
+        if (isCheckpointKey(key) && isCheckpointName(name) && checkpointKey(name) === key)
+          byKey.set(key, name);
     }
+    for (const key of existsSync(root) ? await readdir(root) : []) {
+      if (byKey.has(key)) continue;
+      const name = await this.nameOf(key);
+      if (name !== undefined && (await this.holding(key)).size > 0) byKey.set(key, name);
+    }
+    const found = [...byKey].map(([key, name]) => ({ name, key }));
     return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
@@ -266,9 +319,10 @@ export class HarnessState implements StateControl {
   async checkpointSizes(): Promise<CheckpointSize[]> {
     const sizes: CheckpointSize[] = [];
     for (const { name, key } of await this.held()) {
-      let bytes = await folderBytes(this.root(key));
+      let bytes = existsSync(this.root(key)) ? await folderBytes(this.root(key)) : 0;
+      const holding = await this.holding(key);
       for (const part of this.parts) {
-        if (!this.has(key, part.id)) continue;
+        if (!holding.has(part.id)) continue;
         bytes += (await part.sql?.bytes(key)) ?? 0;
         for (const file of part.files) bytes += (await file.bytes?.(key)) ?? 0;
       }

@@ -21,6 +21,13 @@ const item = `${base}/:id(^\\d+$)`;
 const tags = ['comments'];
 
 /** `/wp/v2/comments`: nested comments with core's moderation statuses; anonymous comments are off, as in core. */
+const duplicateComment = () =>
+  restError(
+    409,
+    'comment_duplicate',
+    'Duplicate comment detected; it looks as though you’ve already said that!',
+  );
+
 export function commentRoutes(store: ContentStore): FastifyPluginAsync {
   const comments = new CommentStore(store.db);
   return async (fastify) => {
@@ -275,12 +282,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
         const author = body.author !== undefined ? await store.findUser(body.author) : user;
         if (!author) throw restError(400, 'rest_comment_author_invalid', 'Invalid comment author ID.');
         const email = body.author_email ?? author.email;
-        if (await comments.duplicate(post.id, parent, email, content))
-          throw restError(
-            409,
-            'comment_duplicate',
-            'Duplicate comment detected; it looks as though you’ve already said that!',
-          );
+        if (await comments.duplicate(post.id, parent, email, content)) throw duplicateComment();
         // wp_check_comment_flood (wp_allow_comment, after the duplicate check): less than 15 whole seconds since
         // the caller's or the e-mail's last comment is a flood; moderators are not throttled.
         if (!moderator && !can(user, 'manage_options')) {
@@ -295,7 +297,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
             : moderator || (await comments.previouslyApproved(email))
               ? 'approved'
               : 'hold';
-        const comment = await comments.save({
+        const comment = await comments.createUnlessDuplicate({
           post: post.id,
           parent,
           author: author.id,
@@ -308,6 +310,7 @@ export function commentRoutes(store: ContentStore): FastifyPluginAsync {
           status,
           date: dateParam('date', body.date),
         });
+        if (!comment) throw duplicateComment();
         reply.status(201).header('location', `${siteOf(request).api}/wp/v2/comments/${comment.id}`);
         // As core's create_item: only moderators get the new comment in edit context (e-mail, IP, raw content).
         return respond(request, comment, moderator ? 'edit' : 'view');

@@ -260,8 +260,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
           if (body.parent !== undefined && body.parent === post.id)
             throw restError(400, 'rest_post_invalid_id', 'Invalid post parent ID.');
           await store.savePost(pendingSlug(fieldsOf(body, post), user, post), post.id);
-          await revisions.saveAfterUpdate((await store.findPost(post.id)) as PostRow, user.id);
-          return respond(request, (await store.findPost(post.id)) as PostRow, 'edit');
+          // A delete may land between these statements: the post is then gone, as if it came first.
+          await revisions.saveAfterUpdate(await findPost(post.id), user.id);
+          return respond(request, await findPost(post.id), 'edit');
         },
       });
     }

@@ -175,6 +175,39 @@ export class CommentStore {
     return (await this.find(commentId)) as CommentRow;
   }
 
+  /**
+   * A new comment, unless an identical one (the `duplicate` rule) is stored first: identical comments sent at once
+   * take turns on a lock per post and e-mail, so one is stored and the others find it (WordPress checks, then
+   * inserts, and may store both). Undefined for a duplicate.
+   */
+  async createUnlessDuplicate(
+    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>> & {
+      post: number;
+      parent: number;
+      author_email: string;
+      content: string;
+    },
+  ): Promise<CommentRow | undefined> {
+    const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+    const n = entries.length;
+    const id = await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot comment ' || $1 || ' ' || lower($2)))`, [
+        fields.post,
+        fields.author_email,
+      ]);
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO content.comments (${entries.map(([k]) => k).join(', ')})
+         SELECT ${entries.map((_, i) => `$${i + 1}`).join(', ')}
+          WHERE NOT EXISTS (SELECT 1 FROM content.comments WHERE post = $${n + 1} AND parent = $${n + 2}
+                              AND lower(author_email) = lower($${n + 3}) AND content = $${n + 4} AND status <> 'trash')
+         RETURNING id`,
+        [...entries.map(([, v]) => v), fields.post, fields.parent, fields.author_email, fields.content],
+      );
+      return rows[0]?.id;
+    });
+    return id === undefined ? undefined : this.find(id);
+  }
+
   /** Deleting a comment for good re-attaches its replies to its parent, as wp_delete_comment does. */
   async delete(comment: CommentRow) {
     await this.db.transaction(async (tx) => {

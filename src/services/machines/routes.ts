@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/service.js';
 import { guard } from './auth.js';
 import { containsNul } from './body.js';
 import { unprocessable } from './errors.js';
-import { settleActions } from './resources/actions/store.js';
+import { settleForRequest } from './resources/actions/store.js';
 import { resources } from './resources/index.js';
 import { ErrorSchema } from './schemas.js';
 import type { MachinesSettings } from './settings.js';
@@ -16,7 +16,7 @@ function api(db: Database, settings: MachinesSettings, clock: Clock): FastifyPlu
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // Actions that completed since the last request take effect before anything is read or changed.
-    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs, clock.now()));
+    app.addHook('preHandler', async (request) => settleForRequest(request, db, settings.provisionMs, clock));
     for (const resource of resources) resource.routes(app, { db, settings, clock });
   };
 }

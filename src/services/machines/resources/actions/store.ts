@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../../../platform/database.js';
+import type { Clock } from '../../../../platform/service.js';
 import { applyEffect } from '../droplet-actions/effects.js';
 import { type ActionRow, actionColumns } from './row.js';
 
@@ -81,6 +82,22 @@ export async function hasPendingAction(db: Queryable, machineId: number, cutoff:
  * runs in the background: every request settles first, so every process and restart sees the same state. The row
  * locks make a second process wait and then find them applied.
  */
+/** Each request's one reading of the clock, taken when its completed actions were applied (see settleForRequest). */
+const requestTimes = new WeakMap<object, number>();
+
+/**
+ * Applies what completed by now and keeps that "now" for the request: its checks ("a pending action?") use the
+ * same instant, or an action completing between two readings would be neither applied nor pending.
+ */
+export function settleForRequest(request: object, db: Database, provisionMs: number, clock: Clock) {
+  const now = clock.now();
+  requestTimes.set(request, now);
+  return settleActions(db, provisionMs, now);
+}
+
+/** The instant `request` settled at (now, for a request that did not). */
+export const requestTime = (request: object) => new Date(requestTimes.get(request) ?? Date.now());
+
 export async function settleActions(db: Database, provisionMs: number, now: number): Promise<void> {
   const cutoff = new Date(now - provisionMs);
   const due = await db.query(

@@ -11,7 +11,7 @@ import { isRowId } from '../../store.js';
 import { presentAction } from '../actions/present.js';
 import { type ActionRow, findAction } from '../actions/row.js';
 import { ActionSchema, actionList } from '../actions/schemas.js';
-import { hasPendingAction, insertAction, listActions } from '../actions/store.js';
+import { hasPendingAction, insertAction, listActions, requestTime } from '../actions/store.js';
 import { listMachines, type MachineRow, machineColumns } from '../droplets/store.js';
 import { actionParams, bulkActionTypes } from './rules.js';
 import { ActionBody, ByTagQuery, MachineActionParams } from './schemas.js';
@@ -22,10 +22,10 @@ type Body = Parameters<typeof actionParams>[2];
 async function startAction(
   db: Database,
   settings: MachinesSettings,
-  clock: Clock,
   id: number,
   body: Body,
   w: Word,
+  now: Date,
 ): Promise<ActionRow | undefined> {
   return db.transaction(async (tx) => {
     if (!isRowId(id)) return undefined;
@@ -35,7 +35,6 @@ async function startAction(
     );
     const machine = rows[0];
     if (!machine) return undefined;
-    const now = new Date(clock.now());
     if (await hasPendingAction(tx, id, new Date(now.getTime() - settings.provisionMs)))
       throw unprocessable(`${w.title} already has a pending event.`);
     const params = await actionParams(tx as Database, machine, body, w.title);
@@ -73,7 +72,14 @@ export function machineActionRoutes(app: TypedApp, { db, settings, clock }: Reso
       },
     },
     async (request, reply) => {
-      const action = await startAction(db, settings, clock, Number(request.params.id), request.body, w);
+      const action = await startAction(
+        db,
+        settings,
+        Number(request.params.id),
+        request.body,
+        w,
+        requestTime(request),
+      );
       if (!action) throw notFound();
       reply.code(201);
       return { action: show(action) };
@@ -104,7 +110,7 @@ export function machineActionRoutes(app: TypedApp, { db, settings, clock }: Reso
       for (const machine of rows) {
         // A machine that cannot take the action (already off, busy) is left out, not an error for all.
         try {
-          const action = await startAction(db, settings, clock, machine.id, request.body, w);
+          const action = await startAction(db, settings, machine.id, request.body, w, requestTime(request));
           if (action) actions.push(action);
         } catch (error) {
           if (!(error instanceof HttpError && error.statusCode === 422)) throw error;

@@ -5,7 +5,7 @@ import { pagedList, type TypedApp } from '../../routing.js';
 import { CatalogQuery, errorResponses } from '../../schemas.js';
 import { presentAction } from '../actions/present.js';
 import { ActionSchema, actionList } from '../actions/schemas.js';
-import { listActions } from '../actions/store.js';
+import { listActions, requestTime } from '../actions/store.js';
 import { VolumeParams } from '../volumes/schemas.js';
 import { findVolume, findVolumeByName } from '../volumes/store.js';
 import { startVolumeAction, VolumeActionBody } from './rules.js';
@@ -35,9 +35,9 @@ export function volumeActionRoutes(app: TypedApp, { db, settings, clock }: Resou
       const result = await startVolumeAction(
         db,
         settings,
-        clock,
         await load(request.params.volume_id),
         request.body,
+        requestTime(request),
       );
       reply.code(202);
       return result;
@@ -59,7 +59,7 @@ export function volumeActionRoutes(app: TypedApp, { db, settings, clock }: Resou
       if (!name) throw unprocessable('volume_name is required.');
       const volume = await findVolumeByName(db, name, region || undefined);
       if (!volume) throw notFound();
-      const result = await startVolumeAction(db, settings, clock, volume, request.body);
+      const result = await startVolumeAction(db, settings, volume, request.body, requestTime(request));
       reply.code(202);
       return result;
     },

@@ -23,11 +23,11 @@ export const VolumeActionBody = Type.Object({
 export async function startVolumeAction(
   db: Database,
   settings: MachinesSettings,
-  clock: Clock,
   volume: VolumeRow,
   body: typeof VolumeActionBody.static,
+  /** The request's one reading of the clock (requestTime). */
+  now: Date,
 ) {
-  const now = new Date(clock.now());
   if (await volumeBusy(db, volume.id, new Date(now.getTime() - settings.provisionMs)))
     throw unprocessable('The volume already has a pending action.');
   const params: Record<string, unknown> = { volume_id: volume.id };

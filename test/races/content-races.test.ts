@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { api, type ContentTest, json, startContent } from '../content.js';
+
+// Requests that race on one process (issue 41, item 7): each answer is one WordPress gives, never a 500.
+
+let t: ContentTest;
+before(async () => {
+  t = await startContent({ logLines: [] });
+});
+after(() => t.close());
+
+test('a post updated while it is deleted: the update is 200 (before) or 404 rest_post_invalid_id (after)', async () => {
+  const statuses: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${api}/posts`,
+      headers: { authorization: t.auth.admin },
+      payload: { title: `race ${round}`, status: 'publish' },
+    });
+    assert.equal(created.statusCode, 201);
+    const { id } = json(created);
+    const updates = Array.from({ length: 4 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${api}/posts/${id}`,
+        headers: { authorization: t.auth.admin },
+        payload: { title: `race ${round}.${i}`, content: 'changed' },
+      }),
+    );
+    const removed = t.app.inject({
+      method: 'DELETE',
+      url: `${api}/posts/${id}?force=true`,
+      headers: { authorization: t.auth.admin },
+    });
+    for (const res of await Promise.all(updates)) {
+      statuses.push(res.statusCode);
+      if (res.statusCode === 404)
+        assert.deepEqual(json(res), {
+          code: 'rest_post_invalid_id',
+          message: 'Invalid post ID.',
+          data: { status: 404 },
+        });
+      else assert.equal(res.statusCode, 200, res.body);
+    }
+    assert.equal((await removed).statusCode, 200);
+    assert.equal((await t.app.inject({ url: `${api}/posts/${id}` })).statusCode, 404);
+  }
+  assert.ok(statuses.length === 80);
+});
+
+test('identical comments sent at once: one is stored, the others are 409 comment_duplicate', async () => {
+  const sent = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${api}/comments`,
+        headers: { authorization: t.auth.admin },
+        payload: { post: 1, content: 'Same words, sent ten times at once.' },
+      }),
+    ),
+  );
+  const statuses = sent.map((r) => r.statusCode).sort();
+  assert.deepEqual(statuses, [201, ...Array(9).fill(409)]);
+  for (const res of sent.filter((r) => r.statusCode === 409))
+    assert.deepEqual(json(res), {
+      code: 'comment_duplicate',
+      message: 'Duplicate comment detected; it looks as though you’ve already said that!',
+      data: { status: 409 },
+    });
+  const { rows } = await t.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM content.comments WHERE content = 'Same words, sent ten times at once.'`,
+  );
+  assert.equal(rows[0].n, 1);
+});
