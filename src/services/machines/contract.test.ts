@@ -434,12 +434,18 @@ test('every operation of the document is either served or listed as left out wit
     if (!file.endsWith('.test.ts')) continue;
     const text = readFileSync(new URL(file, root), 'utf8');
     if (!/\bdocumented\(|assertMatchesOracle\(/.test(text)) continue;
-    const constants = new Map([...text.matchAll(/const (\w+) = '(\/v2\/[^']*)'/g)].map((m) => [m[1], m[2]]));
+    // Path constants, `'/v2/…'` or built from another (`${one}/droplets`), in the order they are written.
+    const constants = new Map<string, string>();
+    for (const m of text.matchAll(/const (\w+) = (?:'(\/v2\/[^']*)'|`\$\{(\w+)\}([^`$]*)`)/g)) {
+      const path =
+        m[2] ?? (constants.has(m[3] as string) ? `${constants.get(m[3] as string)}${m[4]}` : undefined);
+      if (path) constants.set(m[1] as string, path);
+    }
     for (const m of text.matchAll(/'((?:GET|POST|PUT|PATCH|DELETE) \/v2\/[^']*)'/g))
       served.add(m[1] as string);
-    for (const m of text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) \$\{(\w+)\}`/g)) {
+    for (const m of text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) \$\{(\w+)\}([^`$]*)`/g)) {
       const path = constants.get(m[2] as string);
-      if (path) served.add(`${m[1]} ${path}`);
+      if (path) served.add(`${m[1]} ${path}${m[3]}`);
     }
   }
   const leftOut = leftOutOperations();
