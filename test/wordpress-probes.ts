@@ -7,6 +7,8 @@ const v2 = '/wp-json/wp/v2';
 /** The first menu's and first menu item's ids in the writes below. */
 const MENU_MAIN = 16;
 const ITEM_DOCS = 63;
+/** The first reusable block's id (the posts' sequence, after the menu items' and autosaves' rows). */
+const BLOCK_FIRST = 73;
 const get = (path: string): Probe => ({ method: 'GET', path: v2 + path });
 const signedIn = (as: Probe['as'], method: string, path: string, body?: unknown): Probe => ({
   method,
@@ -585,6 +587,7 @@ export const writes: Probe[] = [
   ...menuProbes(),
   ...autosaveProbes(),
   ...blockTypeProbes(),
+  ...blockProbes(),
   // issue 37: an author edits their own private post (11); sticky and a password together are refused on update
   signedIn('author', 'POST', '/posts/11', { title: 'Still private' }),
   admin('POST', '/posts/1', { password: 'x' }),
@@ -641,7 +644,6 @@ export const notYetBuilt: Probe[] = [
 
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */
 export const blockEditorRoutes: Probe[] = [
-  admin('GET', '/blocks'),
   admin('GET', '/templates'),
   admin('GET', '/global-styles/themes/twentytwentythree'),
   admin('GET', '/sidebars'),
@@ -713,6 +715,54 @@ function blockTypeProbes(): Probe[] {
     admin('GET', '/block-types/core/paragraph?_fields=name,title,_links'),
     admin('OPTIONS', '/block-types'),
     admin('OPTIONS', '/block-types/core/paragraph'),
+  ];
+}
+
+/**
+ * Reusable blocks (wp_block): an author may publish one but not delete their own draft (wp_block's `delete_blocks`
+ * belongs to no role), a contributor may not create one, and readers without edit_posts get an empty list whose
+ * X-WP-Total still counts the published blocks.
+ */
+function blockProbes(): Probe[] {
+  const [published, draft, hidden] = [BLOCK_FIRST, BLOCK_FIRST + 1, BLOCK_FIRST + 2];
+  const paragraph = '<!-- wp:paragraph --><p>Kind regards</p><!-- /wp:paragraph -->';
+  return [
+    admin('GET', '/blocks'),
+    signedIn('author', 'POST', '/blocks', { title: 'Signature', content: paragraph, status: 'publish' }),
+    signedIn('author', 'POST', '/blocks', { title: 'Draft block', content: 'Plain text' }),
+    admin('POST', '/blocks', { title: 'Private block', content: paragraph, status: 'private' }),
+    signedIn('contributor', 'POST', '/blocks', { title: 'Not mine to make' }),
+    signedIn('subscriber', 'POST', '/blocks', { title: 'Nor mine' }),
+    { method: 'POST', path: `${v2}/blocks`, body: { title: 'Anonymous' } },
+    admin('POST', '/blocks', {}),
+    get('/blocks'),
+    signedIn('subscriber', 'GET', '/blocks'),
+    signedIn('contributor', 'GET', '/blocks'),
+    signedIn('author', 'GET', '/blocks?status=draft'),
+    admin('GET', '/blocks?status=draft,private'),
+    admin('GET', '/blocks?context=edit'),
+    signedIn('contributor', 'GET', '/blocks?status=draft'),
+    get(`/blocks/${published}`),
+    signedIn('subscriber', 'GET', `/blocks/${published}`),
+    signedIn('contributor', 'GET', `/blocks/${published}`),
+    signedIn('contributor', 'GET', `/blocks/${draft}`),
+    signedIn('author', 'GET', `/blocks/${hidden}`),
+    signedIn('editor', 'GET', `/blocks/${hidden}`),
+    admin('GET', `/blocks/${hidden}`),
+    admin('GET', `/blocks/${published}?context=edit`),
+    signedIn('author', 'GET', `/blocks/${published}?context=embed`),
+    admin('GET', `/blocks/${published}?_fields=id,title,content`),
+    admin('GET', `/posts/${published}`),
+    admin('GET', '/blocks/99999'),
+    signedIn('author', 'POST', `/blocks/${published}`, { title: 'Signature, again' }),
+    signedIn('contributor', 'POST', `/blocks/${published}`, { title: 'Taken over' }),
+    signedIn('author', 'POST', `/blocks/${draft}`, { status: 'pending' }),
+    signedIn('author', 'DELETE', `/blocks/${draft}`),
+    signedIn('editor', 'DELETE', `/blocks/${hidden}`),
+    signedIn('author', 'DELETE', `/blocks/${published}`),
+    admin('GET', '/blocks?status=trash&_fields=id,status'),
+    admin('DELETE', `/blocks/${draft}?force=true`),
+    admin('GET', `/blocks/${draft}`),
   ];
 }
 

@@ -29,7 +29,13 @@ async function readableAs(store: ContentStore, post: PostRow, me: UserRow | unde
 }
 
 const typeOfRoute = (path: string) =>
-  path.startsWith('/wp/v2/pages') ? 'page' : path.startsWith('/wp/v2/media') ? 'attachment' : 'post';
+  path.startsWith('/wp/v2/pages')
+    ? 'page'
+    : path.startsWith('/wp/v2/media')
+      ? 'attachment'
+      : path.startsWith('/wp/v2/blocks')
+        ? 'wp_block'
+        : 'post';
 
 /**
  * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller and this request.
@@ -63,6 +69,11 @@ export async function allowedMethods(
     case '/wp/v2/posts':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
       break;
+    case '/wp/v2/blocks':
+      // wp_block's create_posts is publish_posts.
+      allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'publish_posts'));
+      break;
+    case '/wp/v2/blocks/(?P<id>[\\d]+)':
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {

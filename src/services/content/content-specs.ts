@@ -1,6 +1,7 @@
 import { CommentListQuery, CommentWriteBody } from './comment-schemas.js';
 import { MediaFields, MediaListQuery } from './media-schemas.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
+import { BlockSchema, BlocksListQuery, BlockWriteBody } from './resources/blocks/index.js';
 import { ForceQuery, ItemQuery } from './schemas.js';
 import { PageSchema, PagesListQuery, PageWriteBody, PostItemQuery } from './schemas-posts.js';
 
@@ -117,6 +118,7 @@ function revisionSpecs(rest: 'posts' | 'pages', type: string): RouteSpec[] {
 /** Pages, media, comments and revisions: the index lists them and `OPTIONS` describes them. */
 export function contentRouteSpecs(): RouteSpec[] {
   const page = itemSchema('page', PageSchema);
+  const block = itemSchema('wp_block', BlockSchema);
   return [
     ...revisionSpecs('posts', 'post'),
     {
@@ -139,6 +141,25 @@ export function contentRouteSpecs(): RouteSpec[] {
       ],
     },
     ...revisionSpecs('pages', 'page'),
+    {
+      path: '/wp/v2/blocks',
+      linked: true,
+      schema: block,
+      endpoints: [
+        { methods: ['GET'], args: argsOf(BlocksListQuery) },
+        { methods: ['POST'], args: argsOf(BlockWriteBody) },
+      ],
+    },
+    {
+      path: '/wp/v2/blocks/(?P<id>[\\d]+)',
+      linked: false,
+      schema: block,
+      endpoints: [
+        { methods: ['GET'], args: itemArgs(PostItemQuery) },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(BlockWriteBody) } },
+        { methods: ['DELETE'], args: deleteArgs() },
+      ],
+    },
     {
       path: '/wp/v2/media',
       linked: true,

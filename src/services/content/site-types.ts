@@ -1,7 +1,7 @@
 /**
  * The post types, post statuses and taxonomies backlot serves, as core registers them (WordPress 6.1's fields).
- * Block-editor types (wp_block, wp_template, wp_navigation…) are not served, so not listed. `capability` names the
- * family of primitives (`edit_posts`, `edit_pages`); `theme` maps them all to edit_theme_options (menus).
+ * Block-editor types not served (wp_template, wp_navigation…) are not listed. `capability` names the
+ * family of primitives (`edit_posts`, `edit_pages`); `theme` maps them all to edit_theme_options (menus); `blocks` is wp_block's mix (see site-routes.ts).
  */
 
 export const postTypes = {
@@ -64,6 +64,16 @@ export const postTypes = {
     rest_base: 'menu-items',
     supports: ['title', 'editor'],
     capability: 'theme',
+  },
+  wp_block: {
+    name: 'Reusable blocks',
+    singular: 'Reusable block',
+    hierarchical: false,
+    icon: null,
+    taxonomies: [],
+    rest_base: 'blocks',
+    supports: ['title', 'editor', 'revisions'],
+    capability: 'blocks',
   },
 } as const;
 export type PostTypeName = keyof typeof postTypes;
