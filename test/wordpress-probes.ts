@@ -729,8 +729,15 @@ function blockProbes(): Probe[] {
   return [
     admin('GET', '/blocks'),
     signedIn('author', 'POST', '/blocks', { title: 'Signature', content: paragraph, status: 'publish' }),
-    signedIn('author', 'POST', '/blocks', { title: 'Draft block', content: 'Plain text' }),
-    admin('POST', '/blocks', { title: 'Private block', content: paragraph, status: 'private' }),
+    // a second apart, so both sites order them by date alike (WordPress keeps whole seconds)
+    {
+      ...signedIn('author', 'POST', '/blocks', { title: 'Draft block', content: 'Plain text' }),
+      waitMs: 1100,
+    },
+    {
+      ...admin('POST', '/blocks', { title: 'Private block', content: paragraph, status: 'private' }),
+      waitMs: 1100,
+    },
     signedIn('contributor', 'POST', '/blocks', { title: 'Not mine to make' }),
     signedIn('subscriber', 'POST', '/blocks', { title: 'Nor mine' }),
     { method: 'POST', path: `${v2}/blocks`, body: { title: 'Anonymous' } },
@@ -756,6 +763,12 @@ function blockProbes(): Probe[] {
     admin('GET', '/blocks/99999'),
     signedIn('author', 'POST', `/blocks/${published}`, { title: 'Signature, again' }),
     signedIn('contributor', 'POST', `/blocks/${published}`, { title: 'Taken over' }),
+    signedIn('author', 'GET', `/blocks/${published}/revisions`),
+    admin('GET', `/blocks/${published}/revisions?context=edit&_fields=title,content,parent,slug,author`),
+    signedIn('contributor', 'GET', `/blocks/${published}/revisions`),
+    get(`/blocks/${published}/revisions`),
+    admin('GET', `/blocks/${draft}/revisions`),
+    admin('GET', `/posts/${published}/revisions`),
     signedIn('author', 'POST', `/blocks/${draft}`, { status: 'pending' }),
     signedIn('author', 'DELETE', `/blocks/${draft}`),
     signedIn('editor', 'DELETE', `/blocks/${hidden}`),

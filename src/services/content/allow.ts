@@ -106,7 +106,9 @@ export async function allowedMethods(
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':
-    case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
+    case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':
+    case '/wp/v2/blocks/(?P<parent>[\\d]+)/revisions':
+    case '/wp/v2/blocks/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
       const parent = await postOf(store, Number(params.parent), [typeOfRoute(spec.path)]);
       if (!parent) return [];
       // A revision is never deleted (map_meta_cap: do_not_allow), so DELETE is never allowed.

@@ -98,7 +98,7 @@ const revisionListArgs = () => ({
 const itemArgs = (query = ItemQuery) => ({ ...idArg, ...argsOf(query) });
 const deleteArgs = () => ({ ...idArg, ...argsOf(ForceQuery) });
 
-function revisionSpecs(rest: 'posts' | 'pages', type: string): RouteSpec[] {
+function revisionSpecs(rest: 'posts' | 'pages' | 'blocks', type: string): RouteSpec[] {
   const schema = revisionSchema(type);
   const base = `/wp/v2/${rest}/(?P<parent>[\\d]+)/revisions`;
   return [
@@ -141,6 +141,7 @@ export function contentRouteSpecs(): RouteSpec[] {
       ],
     },
     ...revisionSpecs('pages', 'page'),
+    ...revisionSpecs('blocks', 'wp_block'),
     {
       path: '/wp/v2/blocks',
       linked: true,

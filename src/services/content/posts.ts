@@ -327,6 +327,7 @@ export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPlugi
     await app.register(postTypeRoutes(store, blockKind));
     await app.register(revisionRoutes(store, 'post'));
     await app.register(revisionRoutes(store, 'page'));
+    await app.register(revisionRoutes(store, 'wp_block'));
     await app.register(mediaRoutes(store, files));
     await app.register(commentRoutes(store));
   };

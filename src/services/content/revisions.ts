@@ -6,7 +6,7 @@ import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { checkOrderby } from './post-list.js';
-import { type Context, renderHtml, wpDate } from './render.js';
+import { type Context, renderHtml, restBase, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, responses, StringEnum } from './schemas.js';
 import type { Site } from './site.js';
@@ -35,7 +35,9 @@ const Revision = Type.Object({}, { additionalProperties: true });
 
 /** The revisions controller's answer for one revision (the autosaves controller's too, for any post row). */
 export function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Context) {
-  const edit = context === 'edit';
+  // A block's revisions take the blocks' schema: raw title and content in view context too, no excerpt.
+  const block = rest === 'blocks';
+  const edit = context === 'edit' || block;
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
   const content = texturize(
@@ -50,18 +52,23 @@ export function renderRevision(rev: RevisionRow, site: Site, rest: string, conte
     modified_gmt: wpDate(rev.modified),
     parent: rev.parent,
     slug: rev.slug,
-    guid: raw({ rendered: `${site.url}/?p=${rev.id}` }, `${site.url}/?p=${rev.id}`),
+    guid:
+      context === 'edit'
+        ? { rendered: `${site.url}/?p=${rev.id}`, raw: `${site.url}/?p=${rev.id}` }
+        : { rendered: `${site.url}/?p=${rev.id}` },
     title: raw({ rendered: texturize(rev.title) }, rev.title),
     content: raw({ rendered: content }, rev.content),
-    excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt),
+    ...(block
+      ? {}
+      : { excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt) }),
     // Core links the parent only when there is one (a draft autosaved in place is a post without one).
     ...(rev.parent ? { _links: { parent: [{ href: `${site.api}/wp/v2/${rest}/${rev.parent}` }] } } : {}),
   };
 }
 
 /** `/posts/{id}/revisions` and `/pages/{id}/revisions`: whoever may edit the post may read them; nobody deletes one. */
-export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): FastifyPluginAsync {
-  const rest = type === 'page' ? 'pages' : 'posts';
+export function revisionRoutes(store: ContentStore, type: 'post' | 'page' | 'wp_block'): FastifyPluginAsync {
+  const rest = restBase(type);
   const revisions = new RevisionStore(store.db);
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -125,6 +125,30 @@ describe('reusable blocks, /wp/v2/blocks (WordPress 6.1 wp_block)', () => {
     assert.equal((await send('GET', `${api}/blocks/${draft.id}`, t.auth.admin)).statusCode, 404);
   });
 
+  test('an update keeps a revision, read with the raw title and content and without an excerpt', async () => {
+    const { id } = json(
+      await send('POST', `${api}/blocks`, t.auth.author, {
+        title: 'Quote',
+        content: 'One',
+        status: 'publish',
+      }),
+    );
+    const updated = await send('POST', `${api}/blocks/${id}`, t.auth.author, { content: 'Two' });
+    assert.equal(updated.statusCode, 200);
+    const list = await send('GET', `${api}/blocks/${id}/revisions`, t.auth.author);
+    assert.equal(list.statusCode, 200);
+    const [revision] = json(list);
+    assert.equal(json(list).length, 1);
+    assert.equal(revision.parent, id);
+    assert.deepEqual(revision.title, { raw: 'Quote', rendered: 'Quote' });
+    assert.deepEqual(revision.content, { raw: 'Two', rendered: '<p>Two</p>\n' });
+    assert.equal(revision.excerpt, undefined);
+    assert.deepEqual(Object.keys(revision.guid), ['rendered']);
+    assert.equal(revision._links.parent[0].href, `http://localhost:80/wp-json/wp/v2/blocks/${id}`);
+    const refused = await send('GET', `${api}/blocks/${id}/revisions`, t.auth.contributor);
+    assert.deepEqual([refused.statusCode, json(refused).code], [403, 'rest_cannot_read']);
+  });
+
   test('/types lists wp_block with its capability mix', async () => {
     const type = json(await send('GET', `${api}/types/wp_block?context=edit`, t.auth.admin));
     assert.equal(type.rest_base, 'blocks');

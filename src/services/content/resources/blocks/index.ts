@@ -49,8 +49,12 @@ export const DeletedBlockSchema = deletedSchema(BlockSchema);
 
 /** wp_block supports title, editor and revisions: no author, terms, sticky or parent filters. */
 export const BlocksListQuery = Type.Composite([
-  Type.Omit(PostListQuery, ['author', 'author_exclude', 'categories', 'tags', 'sticky']),
-  Type.Object(sharedListFilters),
+  Type.Omit(PostListQuery, ['author', 'author_exclude', 'categories', 'tags', 'sticky', 'per_page']),
+  Type.Object({
+    ...sharedListFilters,
+    // Pages of 10 as in WordPress: the full-list rule is the spec's for posts, pages and media only.
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  }),
 ]);
 
 export const BlockWriteBody = Type.Pick(PostWriteBody, [
