@@ -149,6 +149,30 @@ describe('reusable blocks, /wp/v2/blocks (WordPress 6.1 wp_block)', () => {
     assert.deepEqual([refused.statusCode, json(refused).code], [403, 'rest_cannot_read']);
   });
 
+  test('autosaves: an autosave revision of a published block, with no preview link (blocks are not viewable)', async () => {
+    const { id } = json(
+      await send('POST', `${api}/blocks`, t.auth.author, {
+        title: 'Banner',
+        content: 'One',
+        status: 'publish',
+      }),
+    );
+    const saved = await send('POST', `${api}/blocks/${id}/autosaves`, t.auth.admin, { content: 'Typed' });
+    assert.equal(saved.statusCode, 200);
+    const autosave = json(saved);
+    assert.equal(autosave.slug, `${id}-autosave-v1`);
+    assert.equal(autosave.preview_link, '');
+    assert.deepEqual(autosave.content, { raw: 'Typed', rendered: '<p>Typed</p>\n' });
+    assert.equal(autosave.excerpt, undefined);
+    const listed = json(await send('GET', `${api}/blocks/${id}/autosaves`, t.auth.admin));
+    assert.deepEqual(
+      listed.map((a: { id: number }) => a.id),
+      [autosave.id],
+    );
+    const refused = await send('GET', `${api}/blocks/${id}/autosaves`, t.auth.contributor);
+    assert.equal(refused.statusCode, 403);
+  });
+
   test('/types lists wp_block with its capability mix', async () => {
     const type = json(await send('GET', `${api}/types/wp_block?context=edit`, t.auth.admin));
     assert.equal(type.rest_base, 'blocks');

@@ -1,4 +1,4 @@
-import { pageAutosaves, postAutosaves } from './autosaves/index.js';
+import { blockAutosaves, pageAutosaves, postAutosaves } from './autosaves/index.js';
 import { blockTypesResource } from './block-types/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
@@ -14,5 +14,6 @@ export const resources: readonly Resource[] = [
   menuLocationsResource,
   postAutosaves,
   pageAutosaves,
+  blockAutosaves,
   blockTypesResource,
 ];

@@ -14,6 +14,7 @@ import { PageWriteBody } from '../../schemas-posts.js';
 import type { Site } from '../../site.js';
 import type { ContentStore, PostRow, UserRow } from '../../store.js';
 import type { RevisionRow } from '../../store-revisions.js';
+import { BlockWriteBody, blockKind } from '../blocks/index.js';
 import { type Check, defineResource, type Resource } from '../contract.js';
 import { type AutosaveFields, AutosaveStore } from './store.js';
 
@@ -33,7 +34,8 @@ const AutosaveSchema = Type.Object({
   guid: Type.Unknown({ description: 'Its global identifier.' }),
   title: Type.Unknown({ description: 'The title saved.' }),
   content: Type.Unknown({ description: 'The content saved.' }),
-  excerpt: Type.Unknown({ description: 'The excerpt saved.' }),
+  // Not for reusable blocks, which have no excerpt.
+  excerpt: Type.Optional(Type.Unknown({ description: 'The excerpt saved.' })),
   preview_link: Type.Optional(
     Type.String({ description: 'The address that previews the post with these changes (edit context).' }),
   ),
@@ -62,6 +64,8 @@ const previewNonce = (parent: number, me: UserRow) =>
 
 /** get_preview_post_link: the post's link with `preview=true`, and for an autosave revision its parent and nonce. */
 function previewLink(post: PostRow, autosave: boolean, me: UserRow, site: Site) {
+  // get_preview_post_link has none for a type that is not viewable (reusable blocks).
+  if (post.type === 'wp_block') return '';
   const link = permalink(post, site);
   const args = autosave ? `preview_id=${post.id}&preview_nonce=${previewNonce(post.id, me)}&` : '';
   return `${link}${link.includes('?') ? '&' : '?'}${args}preview=true`;
@@ -80,7 +84,9 @@ const asRevision = (post: PostRow): RevisionRow => ({
   modified: post.modified,
 });
 
-/** One autosave resource per post type (posts, pages). */
+const writeBodies = { post: PostWriteBody, page: PageWriteBody, wp_block: BlockWriteBody };
+
+/** One autosave resource per post type (posts, pages, reusable blocks). */
 export function autosavesResource(kind: PostKind): Resource {
   const base = `/wp/v2/${kind.rest}`;
   // A store holds no state but its database: one per call is free.
@@ -150,7 +156,7 @@ export function autosavesResource(kind: PostKind): Resource {
           {
             methods: ['POST'],
             summary: `Autosave one of the ${kind.rest}: its author's draft changes in place, else an autosave`,
-            body: (kind.type === 'page' ? PageWriteBody : PostWriteBody) as TObject,
+            body: writeBodies[kind.type] as TObject,
             response: AutosaveSchema,
             check: checkEditor,
             async handle({ store, me, params, body, site }) {
@@ -233,3 +239,4 @@ async function saveAutosave(
 
 export const postAutosaves = autosavesResource({ type: 'post', rest: 'posts', caps: 'posts' });
 export const pageAutosaves = autosavesResource({ type: 'page', rest: 'pages', caps: 'pages' });
+export const blockAutosaves = autosavesResource(blockKind);
