@@ -9,6 +9,8 @@ const MENU_MAIN = 16;
 const ITEM_DOCS = 63;
 /** The first reusable block's id (the posts' sequence, after the menu items' and autosaves' rows). */
 const BLOCK_FIRST = 73;
+/** The first navigation menu's id (after the blocks' rows, their revisions and autosaves). */
+const NAVIGATION_FIRST = 79;
 const get = (path: string): Probe => ({ method: 'GET', path: v2 + path });
 const signedIn = (as: Probe['as'], method: string, path: string, body?: unknown): Probe => ({
   method,
@@ -588,6 +590,7 @@ export const writes: Probe[] = [
   ...autosaveProbes(),
   ...blockTypeProbes(),
   ...blockProbes(),
+  ...navigationProbes(),
   // issue 37: an author edits their own private post (11); sticky and a password together are refused on update
   signedIn('author', 'POST', '/posts/11', { title: 'Still private' }),
   admin('POST', '/posts/1', { password: 'x' }),
@@ -651,7 +654,6 @@ export const blockEditorRoutes: Probe[] = [
   admin('GET', '/themes'),
   admin('GET', '/plugins'),
   admin('GET', '/block-patterns/categories'),
-  admin('GET', '/navigation'),
 ];
 
 /** Autosaves of posts and pages: in place for an author's own draft, else one revision per author. */
@@ -782,6 +784,58 @@ function blockProbes(): Probe[] {
     admin('GET', '/blocks?status=trash&_fields=id,status'),
     admin('DELETE', `/blocks/${draft}?force=true`),
     admin('GET', `/blocks/${draft}`),
+  ];
+}
+
+/**
+ * Navigation menus (wp_navigation): anyone reads a published one, administrators write (edit_theme_options);
+ * `content.rendered` is core's server render of its navigation links.
+ */
+function navigationProbes(): Probe[] {
+  const [main, draft] = [NAVIGATION_FIRST, NAVIGATION_FIRST + 1];
+  const link = (attributes: object) => `<!-- wp:navigation-link ${JSON.stringify(attributes)} /-->`;
+  const content = [
+    link({ label: 'Home', url: 'https://example.com/?a=1&b=2', kind: 'custom' }),
+    link({ label: 'About', type: 'page', id: 31, url: 'http://example.com/about/', kind: 'post-type' }),
+    link({
+      label: 'Upcoming',
+      type: 'page',
+      id: 34,
+      url: 'http://example.com/?page_id=34',
+      kind: 'post-type',
+    }),
+    link({
+      label: 'Docs <em>new</em>',
+      url: 'https://example.com/docs',
+      opensInNewTab: true,
+      rel: 'noopener',
+      title: 'The "docs"',
+      description: 'All of them',
+    }),
+    link({ url: 'https://example.com/unlabelled' }),
+  ].join('\n');
+  return [
+    get('/navigation'),
+    admin('POST', '/navigation', { title: 'Main', content, status: 'publish' }),
+    { ...admin('POST', '/navigation', { title: 'Draft navigation' }), waitMs: 1100 },
+    signedIn('editor', 'POST', '/navigation', { title: 'By an editor' }),
+    get('/navigation'),
+    signedIn('editor', 'GET', '/navigation?context=edit'),
+    admin('GET', '/navigation?context=edit&status=publish,draft'),
+    get(`/navigation/${main}`),
+    get(`/navigation/${main}?context=embed`),
+    get(`/navigation/${draft}`),
+    signedIn('editor', 'GET', `/navigation/${draft}`),
+    admin('GET', `/navigation/${main}?context=edit`),
+    admin('POST', `/navigation/${main}`, { title: 'Main menu' }),
+    admin('GET', `/navigation/${main}/revisions`),
+    signedIn('editor', 'GET', `/navigation/${main}/revisions`),
+    admin('POST', `/navigation/${main}/autosaves`, { content: link({ label: 'Only', url: '/' }) }),
+    signedIn('editor', 'DELETE', `/navigation/${main}`),
+    admin('DELETE', `/navigation/${draft}?force=true`),
+    admin('GET', '/types/wp_navigation?context=edit'),
+    signedIn('editor', 'GET', '/types/wp_navigation?context=edit'),
+    get('/types/wp_navigation'),
   ];
 }
 

@@ -85,6 +85,8 @@ const has = (user: UserRow | undefined, capability: string) =>
  * `*_posts` of the same name, so an author may `publish_blocks`.
  */
 export function can(user: UserRow | undefined, capability: string): boolean {
+  // wp_navigation's primitives (kind caps `navigations`) are all edit_theme_options.
+  if (capability.endsWith('_navigations')) return has(user, 'edit_theme_options');
   return has(user, capability.endsWith('_blocks') ? capability.replace(/_blocks$/, '_posts') : capability);
 }
 
@@ -102,7 +104,11 @@ const blockPrimitives = new Set([
   'delete_others_posts',
 ]);
 const primitiveOf = (post: PostRow, name: string) =>
-  post.type === 'wp_block' && !blockPrimitives.has(name) ? name.replace(/_posts$/, '_blocks') : name;
+  post.type === 'wp_navigation'
+    ? 'edit_theme_options'
+    : post.type === 'wp_block' && !blockPrimitives.has(name)
+      ? name.replace(/_posts$/, '_blocks')
+      : name;
 
 /** WordPress's `edit_post` / `delete_post` meta capabilities mapped onto the primitives above. */
 export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', post: PostRow): boolean {
@@ -139,8 +145,14 @@ export function canRead(user: UserRow | undefined, post: PostRow): boolean {
   if (post.status === 'publish') return true;
   if (post.status === 'private')
     return (
-      can(user, post.type === 'page' ? 'read_private_pages' : 'read_private_posts') ||
-      post.author === user?.id
+      can(
+        user,
+        post.type === 'page'
+          ? 'read_private_pages'
+          : post.type === 'wp_navigation'
+            ? 'edit_theme_options'
+            : 'read_private_posts',
+      ) || post.author === user?.id
     );
   return canOnPost(user, 'edit', post);
 }

@@ -375,6 +375,44 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip }, () => {
     assert.deepEqual(ours.gone, { code: 'rest_post_invalid_id', status: 404 });
   });
 
+  test('navigation menus: create one with links, read it rendered, rename it, list it, delete it', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      target = side;
+      const link = (attributes: object) => `<!-- wp:navigation-link ${JSON.stringify(attributes)} /-->`;
+      const made = await apiFetch<Json>({
+        path: '/wp/v2/navigation',
+        method: 'POST',
+        data: {
+          title: 'api-fetch navigation',
+          status: 'publish',
+          content:
+            link({ label: 'Home', url: 'https://example.com/' }) +
+            link({ label: 'About', type: 'page', id: 31, url: '/about/' }),
+        },
+      });
+      const read = await apiFetch<Json>({ path: `/wp/v2/navigation/${made.id}` });
+      const renamed = await apiFetch<Json>({
+        path: `/wp/v2/navigation/${made.id}`,
+        method: 'PUT',
+        data: { title: 'Renamed' },
+      });
+      const listed = await apiFetch<Json[]>({ path: '/wp/v2/navigation' });
+      const deleted = await apiFetch<Json>({
+        path: `/wp/v2/navigation/${made.id}?force=true`,
+        method: 'DELETE',
+      });
+      return {
+        made: [made.type, made.slug, made.title.raw, made.content.block_version],
+        read: [read.title, read.content.rendered],
+        renamed: renamed.title.raw,
+        listed: listed.some((menu) => menu.id === made.id),
+        deleted: [deleted.deleted, deleted.previous.title.raw],
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.match(ours.read[1], /wp-block-navigation-item__label">About</);
+  });
+
   test('reads the signed-in user and refuses an unknown post with its code', async () => {
     const [wp, ours] = await onBoth(async (side) => {
       target = side;

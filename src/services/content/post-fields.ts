@@ -5,7 +5,13 @@ import type { PostRow, UserRow } from './store.js';
 
 /** The capability family of a post type (`edit_posts`, `edit_pages`; attachments use the posts' ones). */
 const capsOf = (post: PostRow) =>
-  post.type === 'page' ? 'pages' : post.type === 'wp_block' ? 'blocks' : 'posts';
+  post.type === 'wp_navigation'
+    ? 'navigations'
+    : post.type === 'page'
+      ? 'pages'
+      : post.type === 'wp_block'
+        ? 'blocks'
+        : 'posts';
 
 /** `?p=7`, `?page_id=31`: the plain link of a post WordPress does not give a pretty one. */
 const plainLink = (post: PostRow, site: Site) =>
@@ -86,7 +92,8 @@ export function actionRels(post: PostRow, user: UserRow | undefined): string[] {
   if (post.type === 'post' && can(user, 'edit_others_posts') && can(user, 'publish_posts'))
     rels.push('sticky');
   // Only types that support an author (not wp_block).
-  if (post.type !== 'wp_block' && can(user, `edit_others_${caps}`)) rels.push('assign-author');
+  if (post.type !== 'wp_block' && post.type !== 'wp_navigation' && can(user, `edit_others_${caps}`))
+    rels.push('assign-author');
   if (post.type === 'post') {
     // Categories are created with manage_categories (hierarchical), tags with assign_terms; both assigned with
     // edit_posts.

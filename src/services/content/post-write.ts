@@ -14,10 +14,10 @@ export type WriteBody = Static<typeof PostWriteBody> & Partial<Static<typeof Pag
 
 /** Which post type a set of routes serves, and the capability names that go with it. */
 export interface PostKind {
-  type: Extract<PostType, 'post' | 'page' | 'wp_block'>;
-  rest: 'posts' | 'pages' | 'blocks';
+  type: Extract<PostType, 'post' | 'page' | 'wp_block' | 'wp_navigation'>;
+  rest: 'posts' | 'pages' | 'blocks' | 'navigation';
   /** `edit_posts` or `edit_pages`… (`edit_blocks` is read as `edit_posts`, see can). */
-  caps: 'posts' | 'pages' | 'blocks';
+  caps: 'posts' | 'pages' | 'blocks' | 'navigations';
   /** The type's `create_posts` when it is not its `edit_posts`. */
   create?: string;
 }

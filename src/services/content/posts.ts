@@ -30,6 +30,15 @@ import {
   DeletedBlockSchema,
   renderBlock,
 } from './resources/blocks/index.js';
+import {
+  DeletedNavigationSchema,
+  NavigationListQuery,
+  NavigationSchema,
+  NavigationWriteBody,
+  navigationKind,
+  renderNavigation,
+  navigationRenderer,
+} from './resources/navigation/index.js';
 import { revisionRoutes } from './revisions.js';
 import {
   DeletedPostSchema,
@@ -61,7 +70,14 @@ const schemasOf = (kind: PostKind) =>
     ? { item: PageSchema, deleted: DeletedPageSchema, list: PagesListQuery, write: PageWriteBody }
     : kind.type === 'wp_block'
       ? { item: BlockSchema, deleted: DeletedBlockSchema, list: BlocksListQuery, write: BlockWriteBody }
-      : { item: PostSchema, deleted: DeletedPostSchema, list: PostsListQuery, write: PostWriteBody };
+      : kind.type === 'wp_navigation'
+        ? {
+            item: NavigationSchema,
+            deleted: DeletedNavigationSchema,
+            list: NavigationListQuery,
+            write: NavigationWriteBody,
+          }
+        : { item: PostSchema, deleted: DeletedPostSchema, list: PostsListQuery, write: PostWriteBody };
 
 /** The routes of one post type (posts or pages): list, read, create, update, trash/delete. */
 export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPluginAsync {
@@ -90,6 +106,12 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
     const sampleSlug = (post: PostRow) =>
       store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id);
 
+    /** A navigation menu's `content.rendered`: its links to posts and pages render while those are published. */
+    const navigationHtml = async (post: PostRow, user: UserRow | undefined, password?: string) => {
+      if (!unlocked(user, post, password)) return '';
+      return (await navigationRenderer(store, [post.content]))(post.content);
+    };
+
     const respond = async (
       request: FastifyRequest,
       post: PostRow,
@@ -106,11 +128,17 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         context,
         unlocked(user, post, password),
         user,
-        // Blocks are not viewable (no sample permalink).
-        context === 'edit' && kind.type !== 'wp_block' ? await sampleSlug(post) : undefined,
+        // Blocks and navigation menus are not viewable (no sample permalink).
+        context === 'edit' && kind.type !== 'wp_block' && kind.type !== 'wp_navigation'
+          ? await sampleSlug(post)
+          : undefined,
       );
       const body: Record<string, unknown> =
-        kind.type === 'wp_block' ? renderBlock(post, context, rendered) : rendered;
+        kind.type === 'wp_block'
+          ? renderBlock(post, context, rendered)
+          : kind.type === 'wp_navigation'
+            ? renderNavigation(post, context, rendered, await navigationHtml(post, user, password))
+            : rendered;
       // What is embedded comes from the links `_fields` leaves (see pickItemFields).
       return withEmbedded(pickItemFields(request, body, fields, collection), post, embedded);
     };
@@ -185,7 +213,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         reply.header('allow', allow.join(', '));
         // Core's get_item links the post's page for browsers (which replaces the API's discovery link).
         // Not for blocks: is_post_type_viewable is false for wp_block.
-        if (kind.type !== 'wp_block')
+        if (kind.type !== 'wp_block' && kind.type !== 'wp_navigation')
           reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
@@ -234,8 +262,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         await checkWrite(store, kind, user, body);
         const fields = pendingSlug(fieldsOf(body, undefined, kind.type), user);
         // wp_insert_post's empty check applies to types with title, editor and excerpt: blocks have no excerpt.
-        if (kind.type !== 'wp_block' && !fields.title && !fields.content && !fields.excerpt)
-          throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
+        if (kind.type === 'post' || kind.type === 'page')
+          if (!fields.title && !fields.content && !fields.excerpt)
+            throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
           ...fields,
           type: kind.type,
@@ -328,6 +357,8 @@ export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPlugi
     await app.register(revisionRoutes(store, 'post'));
     await app.register(revisionRoutes(store, 'page'));
     await app.register(revisionRoutes(store, 'wp_block'));
+    await app.register(postTypeRoutes(store, navigationKind));
+    await app.register(revisionRoutes(store, 'wp_navigation'));
     await app.register(mediaRoutes(store, files));
     await app.register(commentRoutes(store));
   };

@@ -92,11 +92,11 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
         create_posts:
           slug === 'attachment' ? 'upload_files' : cap === 'blocks' ? 'publish_posts' : primitive('edit'),
       },
-      description: '',
+      description: 'description' in type ? type.description : '',
       hierarchical: type.hierarchical,
       has_archive: false,
       visibility: postTypeVisibility[slug],
-      viewable: slug !== 'nav_menu_item' && slug !== 'wp_block',
+      viewable: !['nav_menu_item', 'wp_block', 'wp_navigation'].includes(slug),
       labels: postTypeLabels[slug],
       name: type.name,
       slug,

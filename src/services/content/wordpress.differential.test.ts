@@ -113,7 +113,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
     probe: /^(\w+ )?GET \/wp-json\/wp\/v2\/types(\?context=edit)?$/,
     difference: /^keys \.: -/,
     reason:
-      'the block editor’s types not served (wp_template, wp_template_part, wp_navigation) are left out with their routes',
+      'the block editor’s types not served (wp_template, wp_template_part) are left out with their routes',
   },
   {
     probe: /\/block-types/,
@@ -159,7 +159,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
 
 /** The block editor's routes and namespace: WordPress's own editor uses them; backlot leaves them out on purpose. */
 const blockEditorRoute =
-  /^\/wp-block-editor\/|^\/wp\/v2\/(block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|navigation|sidebars|widgets|widget-types|themes|plugins)\b/;
+  /^\/wp-block-editor\/|^\/wp\/v2\/(block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|sidebars|widgets|widget-types|themes|plugins)\b/;
 
 /** WordPress's index without the block editor's entries, so the rest of it is compared as it is. */
 function withoutBlockEditor(answer: Answer): Answer {

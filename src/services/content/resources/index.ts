@@ -1,4 +1,4 @@
-import { blockAutosaves, pageAutosaves, postAutosaves } from './autosaves/index.js';
+import { blockAutosaves, navigationAutosaves, pageAutosaves, postAutosaves } from './autosaves/index.js';
 import { blockTypesResource } from './block-types/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
@@ -15,5 +15,6 @@ export const resources: readonly Resource[] = [
   postAutosaves,
   pageAutosaves,
   blockAutosaves,
+  navigationAutosaves,
   blockTypesResource,
 ];
