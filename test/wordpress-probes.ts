@@ -7,6 +7,10 @@ const v2 = '/wp-json/wp/v2';
 /** The first menu's and first menu item's ids in the writes below. */
 const MENU_MAIN = 16;
 const ITEM_DOCS = 63;
+/** The first reusable block's id (the posts' sequence, after the menu items' and autosaves' rows). */
+const BLOCK_FIRST = 73;
+/** The first navigation menu's id (after the blocks' rows, their revisions and autosaves). */
+const NAVIGATION_FIRST = 79;
 const get = (path: string): Probe => ({ method: 'GET', path: v2 + path });
 const signedIn = (as: Probe['as'], method: string, path: string, body?: unknown): Probe => ({
   method,
@@ -593,6 +597,8 @@ export const writes: Probe[] = [
   ...menuProbes(),
   ...autosaveProbes(),
   ...blockTypeProbes(),
+  ...blockProbes(),
+  ...navigationProbes(),
   // issue 37: an author edits their own private post (11); sticky and a password together are refused on update
   signedIn('author', 'POST', '/posts/11', { title: 'Still private' }),
   admin('POST', '/posts/1', { password: 'x' }),
@@ -651,13 +657,11 @@ export const notYetBuilt: Probe[] = [
 
 /** The block editor's routes: WordPress serves them to its own editor; backlot leaves them out on purpose. */
 export const blockEditorRoutes: Probe[] = [
-  admin('GET', '/blocks'),
   admin('GET', '/templates'),
   admin('GET', '/global-styles/themes/twentytwentythree'),
   admin('GET', '/sidebars'),
   admin('GET', '/widgets'),
   admin('GET', '/block-patterns/categories'),
-  admin('GET', '/navigation'),
   // issue 37: left out, each answered as WordPress answers a route it does not have
   admin('GET', '/template-parts'),
   admin('GET', '/global-styles/themes/twentytwentythree/variations'),
@@ -741,6 +745,125 @@ function blockTypeProbes(): Probe[] {
 }
 /** What WordPress answers for a route it does not have: the left-out routes must answer exactly this. */
 export const missingRoute: Probe = { method: 'GET', path: `${v2}/no-such-route`, as: 'admin' };
+
+/**
+ * Reusable blocks (wp_block): an author may publish one but not delete their own draft (wp_block's `delete_blocks`
+ * belongs to no role), a contributor may not create one, and readers without edit_posts get an empty list whose
+ * X-WP-Total still counts the published blocks.
+ */
+function blockProbes(): Probe[] {
+  const [published, draft, hidden] = [BLOCK_FIRST, BLOCK_FIRST + 1, BLOCK_FIRST + 2];
+  const paragraph = '<!-- wp:paragraph --><p>Kind regards</p><!-- /wp:paragraph -->';
+  return [
+    admin('GET', '/blocks'),
+    signedIn('author', 'POST', '/blocks', { title: 'Signature', content: paragraph, status: 'publish' }),
+    // a second apart, so both sites order them by date alike (WordPress keeps whole seconds)
+    {
+      ...signedIn('author', 'POST', '/blocks', { title: 'Draft block', content: 'Plain text' }),
+      waitMs: 1100,
+    },
+    {
+      ...admin('POST', '/blocks', { title: 'Private block', content: paragraph, status: 'private' }),
+      waitMs: 1100,
+    },
+    signedIn('contributor', 'POST', '/blocks', { title: 'Not mine to make' }),
+    signedIn('subscriber', 'POST', '/blocks', { title: 'Nor mine' }),
+    { method: 'POST', path: `${v2}/blocks`, body: { title: 'Anonymous' } },
+    admin('POST', '/blocks', {}),
+    get('/blocks'),
+    signedIn('subscriber', 'GET', '/blocks'),
+    signedIn('contributor', 'GET', '/blocks'),
+    signedIn('author', 'GET', '/blocks?status=draft'),
+    admin('GET', '/blocks?status=draft,private'),
+    admin('GET', '/blocks?context=edit'),
+    signedIn('contributor', 'GET', '/blocks?status=draft'),
+    get(`/blocks/${published}`),
+    signedIn('subscriber', 'GET', `/blocks/${published}`),
+    signedIn('contributor', 'GET', `/blocks/${published}`),
+    signedIn('contributor', 'GET', `/blocks/${draft}`),
+    signedIn('author', 'GET', `/blocks/${hidden}`),
+    signedIn('editor', 'GET', `/blocks/${hidden}`),
+    admin('GET', `/blocks/${hidden}`),
+    admin('GET', `/blocks/${published}?context=edit`),
+    signedIn('author', 'GET', `/blocks/${published}?context=embed`),
+    admin('GET', `/blocks/${published}?_fields=id,title,content`),
+    admin('GET', `/posts/${published}`),
+    admin('GET', '/blocks/99999'),
+    signedIn('author', 'POST', `/blocks/${published}`, { title: 'Signature, again' }),
+    signedIn('contributor', 'POST', `/blocks/${published}`, { title: 'Taken over' }),
+    signedIn('author', 'GET', `/blocks/${published}/revisions`),
+    admin('GET', `/blocks/${published}/revisions?context=edit&_fields=title,content,parent,slug,author`),
+    signedIn('contributor', 'GET', `/blocks/${published}/revisions`),
+    get(`/blocks/${published}/revisions`),
+    admin('GET', `/blocks/${draft}/revisions`),
+    admin('GET', `/posts/${published}/revisions`),
+    admin('POST', `/blocks/${published}/autosaves`, { title: 'Auto block', content: 'Autosaved' }),
+    signedIn('author', 'POST', `/blocks/${draft}/autosaves`, { content: 'Draft, autosaved in place' }),
+    signedIn('author', 'GET', `/blocks/${draft}?context=edit`),
+    admin('GET', `/blocks/${published}/autosaves`),
+    signedIn('contributor', 'GET', `/blocks/${published}/autosaves`),
+    signedIn('contributor', 'POST', `/blocks/${published}/autosaves`, { title: 'x' }),
+    signedIn('author', 'POST', `/blocks/${draft}`, { status: 'pending' }),
+    signedIn('author', 'DELETE', `/blocks/${draft}`),
+    signedIn('editor', 'DELETE', `/blocks/${hidden}`),
+    signedIn('author', 'DELETE', `/blocks/${published}`),
+    admin('GET', '/blocks?status=trash&_fields=id,status'),
+    admin('DELETE', `/blocks/${draft}?force=true`),
+    admin('GET', `/blocks/${draft}`),
+  ];
+}
+
+/**
+ * Navigation menus (wp_navigation): anyone reads a published one, administrators write (edit_theme_options);
+ * `content.rendered` is core's server render of its navigation links.
+ */
+function navigationProbes(): Probe[] {
+  const [main, draft] = [NAVIGATION_FIRST, NAVIGATION_FIRST + 1];
+  const link = (attributes: object) => `<!-- wp:navigation-link ${JSON.stringify(attributes)} /-->`;
+  const content = [
+    link({ label: 'Home', url: 'https://example.com/?a=1&b=2', kind: 'custom' }),
+    link({ label: 'About', type: 'page', id: 31, url: 'http://example.com/about/', kind: 'post-type' }),
+    link({
+      label: 'Upcoming',
+      type: 'page',
+      id: 34,
+      url: 'http://example.com/?page_id=34',
+      kind: 'post-type',
+    }),
+    link({
+      label: 'Docs <em>new</em>',
+      url: 'https://example.com/docs',
+      opensInNewTab: true,
+      rel: 'noopener',
+      title: 'The "docs"',
+      description: 'All of them',
+    }),
+    link({ url: 'https://example.com/unlabelled' }),
+  ].join('\n');
+  return [
+    get('/navigation'),
+    admin('POST', '/navigation', { title: 'Main', content, status: 'publish' }),
+    { ...admin('POST', '/navigation', { title: 'Draft navigation' }), waitMs: 1100 },
+    signedIn('editor', 'POST', '/navigation', { title: 'By an editor' }),
+    get('/navigation'),
+    signedIn('editor', 'GET', '/navigation?context=edit'),
+    admin('GET', '/navigation?context=edit&status=publish,draft'),
+    get(`/navigation/${main}`),
+    get(`/navigation/${main}?context=embed`),
+    get(`/navigation/${draft}`),
+    signedIn('editor', 'GET', `/navigation/${draft}`),
+    admin('GET', `/navigation/${main}?context=edit`),
+    admin('POST', `/navigation/${main}`, { title: 'Main menu' }),
+    admin('GET', `/navigation/${main}/revisions`),
+    signedIn('editor', 'GET', `/navigation/${main}/revisions`),
+    admin('POST', `/navigation/${main}/autosaves`, { content: link({ label: 'Only', url: '/' }) }),
+    signedIn('editor', 'DELETE', `/navigation/${main}`),
+    admin('DELETE', `/navigation/${draft}?force=true`),
+    admin('GET', '/types/wp_navigation?context=edit'),
+    signedIn('editor', 'GET', '/types/wp_navigation?context=edit'),
+    get('/types/wp_navigation'),
+  ];
+}
 
 /** Menus and menu items: ids follow the terms' and posts' sequences at this point of the writes. */
 function menuProbes(): Probe[] {

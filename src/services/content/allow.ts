@@ -28,7 +28,15 @@ async function readableAs(store: ContentStore, post: PostRow, me: UserRow | unde
 }
 
 const typeOfRoute = (path: string) =>
-  path.startsWith('/wp/v2/pages') ? 'page' : path.startsWith('/wp/v2/media') ? 'attachment' : 'post';
+  path.startsWith('/wp/v2/pages')
+    ? 'page'
+    : path.startsWith('/wp/v2/media')
+      ? 'attachment'
+      : path.startsWith('/wp/v2/blocks')
+        ? 'wp_block'
+        : path.startsWith('/wp/v2/navigation')
+          ? 'wp_navigation'
+          : 'post';
 
 /**
  * `rest_send_allow_header`: the route's methods whose permission checks pass for this caller and this request.
@@ -58,6 +66,15 @@ export async function allowedMethods(
     case '/wp/v2/posts':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'edit_posts'));
       break;
+    case '/wp/v2/blocks':
+      // wp_block's create_posts is publish_posts.
+      allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'publish_posts'));
+      break;
+    case '/wp/v2/navigation':
+      allowed = (m) => (m === 'GET' ? listable('edit_theme_options') : can(me, 'edit_theme_options'));
+      break;
+    case '/wp/v2/blocks/(?P<id>[\\d]+)':
+    case '/wp/v2/navigation/(?P<id>[\\d]+)':
     case '/wp/v2/posts/(?P<id>[\\d]+)':
     case '/wp/v2/pages/(?P<id>[\\d]+)':
     case '/wp/v2/media/(?P<id>[\\d]+)': {
@@ -90,7 +107,11 @@ export async function allowedMethods(
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':
-    case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
+    case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':
+    case '/wp/v2/blocks/(?P<parent>[\\d]+)/revisions':
+    case '/wp/v2/blocks/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':
+    case '/wp/v2/navigation/(?P<parent>[\\d]+)/revisions':
+    case '/wp/v2/navigation/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': {
       const parent = await postOf(store, Number(params.parent), [typeOfRoute(spec.path)]);
       if (!parent) return [];
       // A revision is never deleted (map_meta_cap: do_not_allow), so DELETE is never allowed.

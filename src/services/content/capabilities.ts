@@ -77,9 +77,38 @@ export const roleCapabilities: Record<Role, readonly string[]> = {
   subscriber: ['read', 'level_0'],
 };
 
+const has = (user: UserRow | undefined, capability: string) =>
+  user !== undefined && roleCapabilities[user.role].includes(capability);
+
+/**
+ * A capability asked directly (current_user_can): map_meta_cap reads the reusable blocks' `*_blocks` as the
+ * `*_posts` of the same name, so an author may `publish_blocks`.
+ */
 export function can(user: UserRow | undefined, capability: string): boolean {
-  return user !== undefined && roleCapabilities[user.role].includes(capability);
+  // wp_navigation's primitives (kind caps `navigations`) are all edit_theme_options.
+  if (capability.endsWith('_navigations')) return has(user, 'edit_theme_options');
+  return has(user, capability.endsWith('_blocks') ? capability.replace(/_blocks$/, '_posts') : capability);
 }
+
+/**
+ * The primitive a post's meta capability resolves to, per type: wp_block registers some of its names as the
+ * posts' own and leaves `delete_blocks`, `edit_private_blocks`, `delete_private_blocks` and
+ * `read_private_blocks`, which map_meta_cap returns unmapped and no role holds: so an author may trash their
+ * published block but not their draft.
+ */
+const blockPrimitives = new Set([
+  'edit_posts',
+  'edit_published_posts',
+  'delete_published_posts',
+  'edit_others_posts',
+  'delete_others_posts',
+]);
+const primitiveOf = (post: PostRow, name: string) =>
+  post.type === 'wp_navigation'
+    ? 'edit_theme_options'
+    : post.type === 'wp_block' && !blockPrimitives.has(name)
+      ? name.replace(/_posts$/, '_blocks')
+      : name;
 
 /** WordPress's `edit_post` / `delete_post` meta capabilities mapped onto the primitives above. */
 export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', post: PostRow): boolean {
@@ -98,7 +127,7 @@ export function canOnPost(user: UserRow | undefined, action: 'edit' | 'delete', 
     if (status === 'publish' || status === 'future') needed.push(`${action}_published_${kind}`);
     if (status === 'private') needed.push(`${action}_private_${kind}`);
   }
-  return needed.every((c) => can(user, c));
+  return needed.every((c) => has(user, primitiveOf(post, c)));
 }
 
 /**
@@ -111,11 +140,26 @@ export const editContextAllows = (user: UserRow | undefined, post: PostRow, cont
 
 /** Who may see a post: published ones are public, private ones need read_private_posts, the rest need edit rights. */
 export function canRead(user: UserRow | undefined, post: PostRow): boolean {
+  // WP_REST_Blocks_Controller asks read_post first: wp_block's `read` is edit_posts (raw blocks are for editors).
+  if (post.type === 'wp_block' && !canReadBlock(user, post)) return false;
   if (post.status === 'publish') return true;
   if (post.status === 'private')
     return (
-      can(user, post.type === 'page' ? 'read_private_pages' : 'read_private_posts') ||
-      post.author === user?.id
+      can(
+        user,
+        post.type === 'page'
+          ? 'read_private_pages'
+          : post.type === 'wp_navigation'
+            ? 'edit_theme_options'
+            : 'read_private_posts',
+      ) || post.author === user?.id
     );
+  return canOnPost(user, 'edit', post);
+}
+
+/** map_meta_cap's read_post for a reusable block: published or one's own needs edit_posts, else edit_post. */
+function canReadBlock(user: UserRow | undefined, post: PostRow): boolean {
+  if (post.status === 'publish' || post.author === user?.id) return has(user, 'edit_posts');
+  if (post.status === 'private') return false;
   return canOnPost(user, 'edit', post);
 }

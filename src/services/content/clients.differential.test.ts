@@ -149,6 +149,31 @@ describe('wpapi 1.2.2', { skip }, () => {
     assert.deepEqual(wp.saved, [3, '3-autosave-v1', 'Autosaved by wpapi', 'Draft text', 1]);
   });
 
+  test('creates a reusable block, lists and reads it, and trashes it (blocks())', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      const wpapi = client(side, true);
+      const made = await wpapi.blocks().create({
+        title: 'wpapi block',
+        content: '<!-- wp:paragraph --><p>Hi</p><!-- /wp:paragraph -->',
+        status: 'publish',
+      });
+      const listed = await wpapi.blocks().get();
+      const read = await wpapi.blocks().id(made.id).get();
+      const trashed = await wpapi.blocks().id(made.id).delete();
+      const refused = await errorOf(client(side).blocks().id(made.id).get());
+      return {
+        made: [made.type, made.slug, made.title, made.content.block_version],
+        listed: listed.map((block: Json) => block.id === made.id),
+        read: [read.title, read.content],
+        trashed: trashed.status,
+        refused,
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.deepEqual(wp.trashed, 'trash');
+    assert.deepEqual(wp.refused, { code: 'rest_forbidden', status: 401 });
+  });
+
   test('lists pages, comments and media', async () => {
     const [wp, ours] = await onBoth(async (side) => ({
       pages: ids(await client(side).pages().get()),
@@ -310,6 +335,82 @@ describe('@wordpress/api-fetch with a fetch handler for Node', { skip }, () => {
     assert.deepEqual(ours, wp);
     assert.equal(ours.inPlace[0], true);
     assert.equal(ours.types.length, 90);
+  });
+
+  test('reusable blocks: create as a draft, publish with PUT, list, read in edit context, delete for good', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      target = side;
+      const draft = await apiFetch<Json>({
+        path: '/wp/v2/blocks',
+        method: 'POST',
+        data: { title: 'api-fetch block', content: '<!-- wp:heading --><h2>Hi</h2><!-- /wp:heading -->' },
+      });
+      const published = await apiFetch<Json>({
+        path: `/wp/v2/blocks/${draft.id}`,
+        method: 'PUT',
+        data: { status: 'publish' },
+      });
+      const list = await apiFetch<Json[]>({ path: '/wp/v2/blocks?per_page=100' });
+      const edit = await apiFetch<Json>({ path: `/wp/v2/blocks/${draft.id}?context=edit` });
+      const deleted = await apiFetch<Json>({
+        path: `/wp/v2/blocks/${draft.id}?force=true`,
+        method: 'DELETE',
+      });
+      const gone = await errorOf(apiFetch({ path: `/wp/v2/blocks/${draft.id}` }));
+      return {
+        draft: [
+          draft.status,
+          draft.slug,
+          draft.title,
+          draft.link.replace(side.url, '').replace(/\d+$/, 'id'),
+        ],
+        published: [published.status, published.slug, published.link.replace(side.url, '')],
+        listed: list.some((block) => block.id === draft.id),
+        edit: [edit.title, edit.content, edit.password, Object.keys(edit._links).sort()],
+        deleted: [deleted.deleted, deleted.previous.title],
+        gone,
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.deepEqual(ours.gone, { code: 'rest_post_invalid_id', status: 404 });
+  });
+
+  test('navigation menus: create one with links, read it rendered, rename it, list it, delete it', async () => {
+    const [wp, ours] = await onBoth(async (side) => {
+      target = side;
+      const link = (attributes: object) => `<!-- wp:navigation-link ${JSON.stringify(attributes)} /-->`;
+      const made = await apiFetch<Json>({
+        path: '/wp/v2/navigation',
+        method: 'POST',
+        data: {
+          title: 'api-fetch navigation',
+          status: 'publish',
+          content:
+            link({ label: 'Home', url: 'https://example.com/' }) +
+            link({ label: 'About', type: 'page', id: 31, url: '/about/' }),
+        },
+      });
+      const read = await apiFetch<Json>({ path: `/wp/v2/navigation/${made.id}` });
+      const renamed = await apiFetch<Json>({
+        path: `/wp/v2/navigation/${made.id}`,
+        method: 'PUT',
+        data: { title: 'Renamed' },
+      });
+      const listed = await apiFetch<Json[]>({ path: '/wp/v2/navigation' });
+      const deleted = await apiFetch<Json>({
+        path: `/wp/v2/navigation/${made.id}?force=true`,
+        method: 'DELETE',
+      });
+      return {
+        made: [made.type, made.slug, made.title.raw, made.content.block_version],
+        read: [read.title, read.content.rendered],
+        renamed: renamed.title.raw,
+        listed: listed.some((menu) => menu.id === made.id),
+        deleted: [deleted.deleted, deleted.previous.title.raw],
+      };
+    });
+    assert.deepEqual(ours, wp);
+    assert.match(ours.read[1], /wp-block-navigation-item__label">About</);
   });
 
   test('reads the signed-in user and refuses an unknown post with its code', async () => {

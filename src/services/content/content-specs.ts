@@ -1,6 +1,8 @@
 import { CommentListQuery, CommentWriteBody } from './comment-schemas.js';
 import { MediaFields, MediaListQuery } from './media-schemas.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
+import { BlockSchema, BlocksListQuery, BlockWriteBody } from './resources/blocks/index.js';
+import { NavigationSchema } from './resources/navigation/index.js';
 import { ForceQuery, ItemQuery } from './schemas.js';
 import { PageSchema, PagesListQuery, PageWriteBody, PostItemQuery } from './schemas-posts.js';
 
@@ -97,7 +99,7 @@ const revisionListArgs = () => ({
 const itemArgs = (query = ItemQuery) => ({ ...idArg, ...argsOf(query) });
 const deleteArgs = () => ({ ...idArg, ...argsOf(ForceQuery) });
 
-function revisionSpecs(rest: 'posts' | 'pages', type: string): RouteSpec[] {
+function revisionSpecs(rest: 'posts' | 'pages' | 'blocks' | 'navigation', type: string): RouteSpec[] {
   const schema = revisionSchema(type);
   const base = `/wp/v2/${rest}/(?P<parent>[\\d]+)/revisions`;
   return [
@@ -117,6 +119,8 @@ function revisionSpecs(rest: 'posts' | 'pages', type: string): RouteSpec[] {
 /** Pages, media, comments and revisions: the index lists them and `OPTIONS` describes them. */
 export function contentRouteSpecs(): RouteSpec[] {
   const page = itemSchema('page', PageSchema);
+  const block = itemSchema('wp_block', BlockSchema);
+  const navigation = itemSchema('wp_navigation', NavigationSchema);
   return [
     ...revisionSpecs('posts', 'post'),
     {
@@ -139,6 +143,46 @@ export function contentRouteSpecs(): RouteSpec[] {
       ],
     },
     ...revisionSpecs('pages', 'page'),
+    ...revisionSpecs('blocks', 'wp_block'),
+    {
+      path: '/wp/v2/navigation',
+      linked: true,
+      schema: navigation,
+      endpoints: [
+        { methods: ['GET'], args: argsOf(BlocksListQuery) },
+        { methods: ['POST'], args: argsOf(BlockWriteBody) },
+      ],
+    },
+    {
+      path: '/wp/v2/navigation/(?P<id>[\\d]+)',
+      linked: false,
+      schema: navigation,
+      endpoints: [
+        { methods: ['GET'], args: itemArgs(PostItemQuery) },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(BlockWriteBody) } },
+        { methods: ['DELETE'], args: deleteArgs() },
+      ],
+    },
+    ...revisionSpecs('navigation', 'wp_navigation'),
+    {
+      path: '/wp/v2/blocks',
+      linked: true,
+      schema: block,
+      endpoints: [
+        { methods: ['GET'], args: argsOf(BlocksListQuery) },
+        { methods: ['POST'], args: argsOf(BlockWriteBody) },
+      ],
+    },
+    {
+      path: '/wp/v2/blocks/(?P<id>[\\d]+)',
+      linked: false,
+      schema: block,
+      endpoints: [
+        { methods: ['GET'], args: itemArgs(PostItemQuery) },
+        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(BlockWriteBody) } },
+        { methods: ['DELETE'], args: deleteArgs() },
+      ],
+    },
     {
       path: '/wp/v2/media',
       linked: true,

@@ -1,6 +1,7 @@
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { typeMigrations } from './migrations-types.js';
+import { blockTypesMigration } from './resources/blocks/migration.js';
 import { menuMigration } from './resources/menus/migration.js';
 import { seedSql } from './seed.js';
 
@@ -113,4 +114,5 @@ export const migrations: Migration[] = [
     name: '204_posts_outlive_authors',
     sql: 'ALTER TABLE posts DROP CONSTRAINT posts_author_fkey;',
   },
+  blockTypesMigration,
 ];

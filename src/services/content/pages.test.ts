@@ -96,7 +96,7 @@ describe('pages', () => {
     assert.equal(refused.statusCode, 403);
     assert.deepEqual(json(refused), {
       code: 'rest_cannot_create',
-      message: 'Sorry, you are not allowed to create pages as this user.',
+      message: 'Sorry, you are not allowed to create posts as this user.',
       data: { status: 403 },
     });
     // Core checks only that the parent exists: a post may be a page's parent, an unknown id may not.

@@ -4,7 +4,14 @@ import type { Site } from './site.js';
 import type { PostRow, UserRow } from './store.js';
 
 /** The capability family of a post type (`edit_posts`, `edit_pages`; attachments use the posts' ones). */
-const capsOf = (post: PostRow) => (post.type === 'page' ? 'pages' : 'posts');
+const capsOf = (post: PostRow) =>
+  post.type === 'wp_navigation'
+    ? 'navigations'
+    : post.type === 'page'
+      ? 'pages'
+      : post.type === 'wp_block'
+        ? 'blocks'
+        : 'posts';
 
 /** `?p=7`, `?page_id=31`: the plain link of a post WordPress does not give a pretty one. */
 const plainLink = (post: PostRow, site: Site) =>
@@ -84,7 +91,9 @@ export function actionRels(post: PostRow, user: UserRow | undefined): string[] {
   if (can(user, 'unfiltered_html')) rels.push('unfiltered-html');
   if (post.type === 'post' && can(user, 'edit_others_posts') && can(user, 'publish_posts'))
     rels.push('sticky');
-  if (can(user, `edit_others_${caps}`)) rels.push('assign-author');
+  // Only types that support an author (not wp_block).
+  if (post.type !== 'wp_block' && post.type !== 'wp_navigation' && can(user, `edit_others_${caps}`))
+    rels.push('assign-author');
   if (post.type === 'post') {
     // Categories are created with manage_categories (hierarchical), tags with assign_terms; both assigned with
     // edit_posts.

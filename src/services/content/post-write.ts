@@ -14,10 +14,12 @@ export type WriteBody = Static<typeof PostWriteBody> & Partial<Static<typeof Pag
 
 /** Which post type a set of routes serves, and the capability names that go with it. */
 export interface PostKind {
-  type: Extract<PostType, 'post' | 'page'>;
-  rest: 'posts' | 'pages';
-  /** `edit_posts` or `edit_pages`… */
-  caps: 'posts' | 'pages';
+  type: Extract<PostType, 'post' | 'page' | 'wp_block' | 'wp_navigation'>;
+  rest: 'posts' | 'pages' | 'blocks' | 'navigation';
+  /** `edit_posts` or `edit_pages`… (`edit_blocks` is read as `edit_posts`, see can). */
+  caps: 'posts' | 'pages' | 'blocks' | 'navigations';
+  /** The type's `create_posts` when it is not its `edit_posts`. */
+  create?: string;
 }
 
 export const slugify = (text: string) =>
@@ -89,7 +91,7 @@ export async function checkWrite(store: ContentStore, kind: PostKind, user: User
     throw restError(
       403,
       'rest_cannot_edit_others',
-      `Sorry, you are not allowed to update ${kind.rest} as this user.`,
+      'Sorry, you are not allowed to update posts as this user.',
     );
   if (
     body.status !== undefined &&
@@ -99,7 +101,7 @@ export async function checkWrite(store: ContentStore, kind: PostKind, user: User
     throw restError(
       403,
       'rest_cannot_publish',
-      `Sorry, you are not allowed to publish ${kind.rest} in this post type.`,
+      'Sorry, you are not allowed to publish posts in this post type.',
     );
   if (isTrue(body.sticky) && !can(user, 'publish_posts') && !can(user, 'edit_others_posts'))
     throw restError(403, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');

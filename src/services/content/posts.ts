@@ -22,6 +22,23 @@ import {
   type WriteBody,
 } from './post-write.js';
 import { type Context, renderPost, withoutLinks } from './render.js';
+import {
+  BlockSchema,
+  BlocksListQuery,
+  BlockWriteBody,
+  blockKind,
+  DeletedBlockSchema,
+  renderBlock,
+} from './resources/blocks/index.js';
+import {
+  DeletedNavigationSchema,
+  NavigationListQuery,
+  NavigationSchema,
+  NavigationWriteBody,
+  navigationKind,
+  renderNavigation,
+  navigationRenderer,
+} from './resources/navigation/index.js';
 import { revisionRoutes } from './revisions.js';
 import {
   DeletedPostSchema,
@@ -51,7 +68,16 @@ export const pageKind: PostKind = { type: 'page', rest: 'pages', caps: 'pages' }
 const schemasOf = (kind: PostKind) =>
   kind.type === 'page'
     ? { item: PageSchema, deleted: DeletedPageSchema, list: PagesListQuery, write: PageWriteBody }
-    : { item: PostSchema, deleted: DeletedPostSchema, list: PostsListQuery, write: PostWriteBody };
+    : kind.type === 'wp_block'
+      ? { item: BlockSchema, deleted: DeletedBlockSchema, list: BlocksListQuery, write: BlockWriteBody }
+      : kind.type === 'wp_navigation'
+        ? {
+            item: NavigationSchema,
+            deleted: DeletedNavigationSchema,
+            list: NavigationListQuery,
+            write: NavigationWriteBody,
+          }
+        : { item: PostSchema, deleted: DeletedPostSchema, list: PostsListQuery, write: PostWriteBody };
 
 /** The routes of one post type (posts or pages): list, read, create, update, trash/delete. */
 export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPluginAsync {
@@ -80,6 +106,12 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
     const sampleSlug = (post: PostRow) =>
       store.uniqueSlug(store.db, slugify(post.title) || String(post.id), post.id);
 
+    /** A navigation menu's `content.rendered`: its links to posts and pages render while those are published. */
+    const navigationHtml = async (post: PostRow, user: UserRow | undefined, password?: string) => {
+      if (!unlocked(user, post, password)) return '';
+      return (await navigationRenderer(store, [post.content]))(post.content);
+    };
+
     const respond = async (
       request: FastifyRequest,
       post: PostRow,
@@ -90,14 +122,23 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
       collection = false,
     ) => {
       const user = caller(request);
-      const body: Record<string, unknown> = renderPost(
+      const rendered = renderPost(
         post,
         siteOf(request),
         context,
         unlocked(user, post, password),
         user,
-        context === 'edit' ? await sampleSlug(post) : undefined,
+        // Blocks and navigation menus are not viewable (no sample permalink).
+        context === 'edit' && kind.type !== 'wp_block' && kind.type !== 'wp_navigation'
+          ? await sampleSlug(post)
+          : undefined,
       );
+      const body: Record<string, unknown> =
+        kind.type === 'wp_block'
+          ? renderBlock(post, context, rendered)
+          : kind.type === 'wp_navigation'
+            ? renderNavigation(post, context, rendered, await navigationHtml(post, user, password))
+            : rendered;
       // What is embedded comes from the links `_fields` leaves (see pickItemFields).
       return withEmbedded(pickItemFields(request, body, fields, collection), post, embedded);
     };
@@ -120,7 +161,11 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const filter = listFilter(kind, q, user);
         // As core, the totals count what the query found, before the per-item check.
         const { rows: found, total } = await store.listPosts(filter);
-        const rows = found.filter((post) => editContextAllows(user, post, context));
+        // Core checks each item's read permission too; only blocks' (edit_posts) can fail on a listed status.
+        const rows = found.filter(
+          (post) =>
+            editContextAllows(user, post, context) && (kind.type !== 'wp_block' || canRead(user, post)),
+        );
         const perPage = filter.limit;
         const page = (q.page as number | undefined) ?? 1;
         const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
@@ -167,7 +212,9 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         if (canOnPost(user, 'delete', post)) allow.push('DELETE');
         reply.header('allow', allow.join(', '));
         // Core's get_item links the post's page for browsers (which replaces the API's discovery link).
-        reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
+        // Not for blocks: is_post_type_viewable is false for wp_block.
+        if (kind.type !== 'wp_block' && kind.type !== 'wp_navigation')
+          reply.header('link', `<${permalink(post, siteOf(request))}>; rel="alternate"; type=text/html`);
         const fields = fieldList(request.query._fields);
         sendFields(reply, context === 'embed' ? ['embed'] : fields);
         const rels = parseEmbed(request.query._embed);
@@ -189,11 +236,12 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         : fields;
 
     const requireWriter = (user: UserRow | undefined): UserRow => {
-      if (!user || !can(user, `edit_${kind.caps}`))
+      // Core's message names posts whatever the type.
+      if (!user || !can(user, kind.create ?? `edit_${kind.caps}`))
         throw refused(
           !!user,
           'rest_cannot_create',
-          `Sorry, you are not allowed to create ${kind.rest} as this user.`,
+          'Sorry, you are not allowed to create posts as this user.',
         );
       return user;
     };
@@ -213,8 +261,10 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
         const body = (request.body ?? {}) as WriteBody;
         await checkWrite(store, kind, user, body);
         const fields = pendingSlug(fieldsOf(body, undefined, kind.type), user);
-        if (!fields.title && !fields.content && !fields.excerpt)
-          throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
+        // wp_insert_post's empty check applies to types with title, editor and excerpt: blocks have no excerpt.
+        if (kind.type === 'post' || kind.type === 'page')
+          if (!fields.title && !fields.content && !fields.excerpt)
+            throw restError(400, 'empty_content', 'Content, title, and excerpt are empty.');
         const post = await store.savePost({
           ...fields,
           type: kind.type,
@@ -304,8 +354,12 @@ export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPlugi
   return async (app) => {
     await app.register(postTypeRoutes(store, postKind));
     await app.register(postTypeRoutes(store, pageKind));
+    await app.register(postTypeRoutes(store, blockKind));
     await app.register(revisionRoutes(store, 'post'));
     await app.register(revisionRoutes(store, 'page'));
+    await app.register(revisionRoutes(store, 'wp_block'));
+    await app.register(postTypeRoutes(store, navigationKind));
+    await app.register(revisionRoutes(store, 'wp_navigation'));
     await app.register(mediaRoutes(store, files));
     await app.register(commentRoutes(store));
   };

@@ -59,7 +59,15 @@ export const curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated:
 
 /** The REST base of a post type's routes. */
 export const restBase = (type: string) =>
-  type === 'page' ? 'pages' : type === 'attachment' ? 'media' : 'posts';
+  type === 'page'
+    ? 'pages'
+    : type === 'attachment'
+      ? 'media'
+      : type === 'wp_block'
+        ? 'blocks'
+        : type === 'wp_navigation'
+          ? 'navigation'
+          : 'posts';
 
 /**
  * A post or a page. `unlocked` says whether a password-protected one shows its content (the caller may edit

@@ -6,7 +6,8 @@ import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { checkOrderby } from './post-list.js';
-import { type Context, renderHtml, wpDate } from './render.js';
+import { navigationRenderer } from './resources/navigation/index.js';
+import { type Context, renderHtml, restBase, wpDate } from './render.js';
 import { hasBlocks, stripBlockComments, texturize } from './render-text.js';
 import { ContextEnum, ForceQuery, responses, StringEnum } from './schemas.js';
 import type { Site } from './site.js';
@@ -34,13 +35,24 @@ const ListQuery = Type.Object({
 const Revision = Type.Object({}, { additionalProperties: true });
 
 /** The revisions controller's answer for one revision (the autosaves controller's too, for any post row). */
-export function renderRevision(rev: RevisionRow, site: Site, rest: string, context: Context) {
-  const edit = context === 'edit';
+export function renderRevision(
+  rev: RevisionRow,
+  site: Site,
+  rest: string,
+  context: Context,
+  /** The_content when it is not the posts' (navigation menus render their links). */
+  theContent?: (raw: string) => string,
+) {
+  // A block's revisions take the blocks' schema: raw title and content in view context too, no excerpt.
+  const block = rest === 'blocks';
+  // Types without an excerpt (reusable blocks, navigation menus) have none in their revisions either.
+  const excerpt = rest !== 'blocks' && rest !== 'navigation';
+  const edit = context === 'edit' || block;
   const raw = <T extends object>(rendered: T, value: string) =>
     edit ? { raw: value, ...rendered } : rendered;
-  const content = texturize(
-    hasBlocks(rev.content) ? stripBlockComments(rev.content) : renderHtml(rev.content),
-  );
+  const content = theContent
+    ? theContent(rev.content)
+    : texturize(hasBlocks(rev.content) ? stripBlockComments(rev.content) : renderHtml(rev.content));
   return {
     author: rev.author,
     date: wpDate(rev.date),
@@ -50,19 +62,34 @@ export function renderRevision(rev: RevisionRow, site: Site, rest: string, conte
     modified_gmt: wpDate(rev.modified),
     parent: rev.parent,
     slug: rev.slug,
-    guid: raw({ rendered: `${site.url}/?p=${rev.id}` }, `${site.url}/?p=${rev.id}`),
+    guid:
+      context === 'edit'
+        ? { rendered: `${site.url}/?p=${rev.id}`, raw: `${site.url}/?p=${rev.id}` }
+        : { rendered: `${site.url}/?p=${rev.id}` },
     title: raw({ rendered: texturize(rev.title) }, rev.title),
     content: raw({ rendered: content }, rev.content),
-    excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt),
+    ...(!excerpt
+      ? {}
+      : { excerpt: raw({ rendered: rev.excerpt ? texturize(renderHtml(rev.excerpt)) : '' }, rev.excerpt) }),
     // Core links the parent only when there is one (a draft autosaved in place is a post without one).
     ...(rev.parent ? { _links: { parent: [{ href: `${site.api}/wp/v2/${rest}/${rev.parent}` }] } } : {}),
   };
 }
 
 /** `/posts/{id}/revisions` and `/pages/{id}/revisions`: whoever may edit the post may read them; nobody deletes one. */
-export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): FastifyPluginAsync {
-  const rest = type === 'page' ? 'pages' : 'posts';
+export function revisionRoutes(
+  store: ContentStore,
+  type: 'post' | 'page' | 'wp_block' | 'wp_navigation',
+): FastifyPluginAsync {
+  const rest = restBase(type);
   const revisions = new RevisionStore(store.db);
+  const contentRenderer = async (rows: RevisionRow[]) =>
+    type === 'wp_navigation'
+      ? navigationRenderer(
+          store,
+          rows.map((r) => r.content),
+        )
+      : undefined;
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const base = `/wp-json/wp/v2/${rest}/:parent(^\\d+$)/revisions`;
@@ -130,8 +157,9 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         const fields = fieldList(q._fields);
         sendFields(reply, fields);
         const site = siteOf(request);
+        const theContent = await contentRenderer(pageRows);
         return pageRows.map((rev) => {
-          const body = renderRevision(rev, site, rest, q.context ?? 'view');
+          const body = renderRevision(rev, site, rest, q.context ?? 'view', theContent);
           return pickItemFields(request, body, fields, true);
         });
       },
@@ -159,7 +187,13 @@ export function revisionRoutes(store: ContentStore, type: 'post' | 'page'): Fast
         if (!rev) throw restError(404, 'rest_post_invalid_id', 'Invalid revision ID.');
         const fields = fieldList(request.query._fields);
         sendFields(reply, fields);
-        const body = renderRevision(rev, siteOf(request), rest, request.query.context ?? 'view');
+        const body = renderRevision(
+          rev,
+          siteOf(request),
+          rest,
+          request.query.context ?? 'view',
+          await contentRenderer([rev]),
+        );
         // The revisions controller adds its parent link whatever `_fields` says (it has no _links check).
         return fields?.length ? { ...pickItemFields(request, body, fields), _links: body._links } : body;
       },

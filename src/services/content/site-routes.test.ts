@@ -13,12 +13,19 @@ const send = (method: 'GET' | 'POST' | 'PUT', url: string, auth?: string, payloa
 const get = (url: string, auth?: string) => send('GET', url, auth);
 
 describe('types, statuses and taxonomies', () => {
-  test('/types lists post, page, attachment and nav_menu_item in view context; one type; unknown is 404', async () => {
+  test('/types lists post, page, attachment, nav_menu_item, wp_block, wp_navigation in view context; one type; unknown is 404', async () => {
     const types = json(await get(`${api}/types`));
-    assert.deepEqual(Object.keys(types), ['post', 'page', 'attachment', 'nav_menu_item']);
+    assert.deepEqual(Object.keys(types), [
+      'post',
+      'page',
+      'attachment',
+      'nav_menu_item',
+      'wp_block',
+      'wp_navigation',
+    ]);
     // Menu items are the theme's: edit context shows them to administrators only, all primitives edit_theme_options.
     const editors = json(await get(`${api}/types?context=edit`, t.auth.editor));
-    assert.deepEqual(Object.keys(editors), ['post', 'page', 'attachment']);
+    assert.deepEqual(Object.keys(editors), ['post', 'page', 'attachment', 'wp_block']);
     const items = json(await get(`${api}/types/nav_menu_item?context=edit`, t.auth.admin));
     assert.equal(items.rest_base, 'menu-items');
     assert.equal(items.viewable, false);

@@ -28,7 +28,11 @@ const tags = ['site'];
 
 /** `$type->cap->edit_posts`: pages need edit_pages, posts and media edit_posts, menu items edit_theme_options. */
 const editCapability = (type: PostTypeName) =>
-  ({ pages: 'edit_pages', posts: 'edit_posts', theme: 'edit_theme_options' })[postTypes[type].capability];
+  ({ pages: 'edit_pages', posts: 'edit_posts', theme: 'edit_theme_options', blocks: 'edit_posts' })[
+    postTypes[type].capability
+  ];
+/** wp_block registers these primitives under the posts' names; its others stay `*_blocks`. */
+const blockAsPosts = ['edit', 'edit_others', 'delete_published', 'delete_others', 'edit_published'];
 const canEditType = (user: UserRow | undefined, type: PostTypeName) => can(user, editCapability(type));
 const canEditAnyType = (user: UserRow | undefined) =>
   (Object.keys(postTypes) as PostTypeName[]).some((type) => canEditType(user, type));
@@ -56,9 +60,14 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
   const type = postTypes[slug];
   const api = siteOf(request).api;
   const cap = type.capability;
-  const one = cap === 'pages' ? 'page' : 'post';
+  const one = cap === 'pages' ? 'page' : cap === 'blocks' ? 'block' : 'post';
   // Menu items' primitives are all edit_theme_options (their meta capabilities stay the posts').
-  const primitive = (name: string) => (cap === 'theme' ? 'edit_theme_options' : `${name}_${cap}`);
+  const primitive = (name: string) =>
+    cap === 'theme'
+      ? 'edit_theme_options'
+      : cap === 'blocks' && blockAsPosts.includes(name)
+        ? `${name}_posts`
+        : `${name}_${cap}`;
   return inContext(
     context,
     ['name', 'slug', 'rest_base', 'rest_namespace'],
@@ -74,19 +83,20 @@ function renderType(request: FastifyRequest, slug: PostTypeName, context: Contex
         delete_posts: primitive('delete'),
         publish_posts: primitive('publish'),
         read_private_posts: primitive('read_private'),
-        read: 'read',
+        read: cap === 'blocks' ? 'edit_posts' : 'read',
         delete_private_posts: primitive('delete_private'),
         delete_published_posts: primitive('delete_published'),
         delete_others_posts: primitive('delete_others'),
         edit_private_posts: primitive('edit_private'),
         edit_published_posts: primitive('edit_published'),
-        create_posts: slug === 'attachment' ? 'upload_files' : primitive('edit'),
+        create_posts:
+          slug === 'attachment' ? 'upload_files' : cap === 'blocks' ? 'publish_posts' : primitive('edit'),
       },
-      description: '',
+      description: 'description' in type ? type.description : '',
       hierarchical: type.hierarchical,
       has_archive: false,
       visibility: postTypeVisibility[slug],
-      viewable: slug !== 'nav_menu_item',
+      viewable: !['nav_menu_item', 'wp_block', 'wp_navigation'].includes(slug),
       labels: postTypeLabels[slug],
       name: type.name,
       slug,

@@ -1,7 +1,8 @@
 /**
  * The post types, post statuses and taxonomies backlot serves, as core registers them (WordPress 6.1's fields).
- * Block-editor types (wp_block, wp_template, wp_navigation…) are not served, so not listed. `capability` names the
- * family of primitives (`edit_posts`, `edit_pages`); `theme` maps them all to edit_theme_options (menus).
+ * Block-editor types not served (wp_template, wp_template_part…) are not listed. `capability` names the
+ * family of primitives (`edit_posts`, `edit_pages`); `theme` maps them all to edit_theme_options (menus,
+ * navigation menus); `blocks` is wp_block's mix (see site-routes.ts).
  */
 
 export const postTypes = {
@@ -63,6 +64,27 @@ export const postTypes = {
     taxonomies: ['nav_menu'],
     rest_base: 'menu-items',
     supports: ['title', 'editor'],
+    capability: 'theme',
+  },
+  wp_block: {
+    name: 'Reusable blocks',
+    singular: 'Reusable block',
+    hierarchical: false,
+    icon: null,
+    taxonomies: [],
+    rest_base: 'blocks',
+    supports: ['title', 'editor', 'revisions'],
+    capability: 'blocks',
+  },
+  wp_navigation: {
+    name: 'Navigation Menus',
+    singular: 'Navigation Menu',
+    description: 'Navigation menus that can be inserted into your site.',
+    hierarchical: false,
+    icon: null,
+    taxonomies: [],
+    rest_base: 'navigation',
+    supports: ['title', 'editor', 'revisions'],
     capability: 'theme',
   },
 } as const;

@@ -5,7 +5,7 @@ import { likePattern } from './like.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'inherit';
-export type PostType = 'post' | 'page' | 'attachment' | 'revision';
+export type PostType = 'post' | 'page' | 'attachment' | 'revision' | 'wp_block' | 'wp_navigation';
 
 /** An attachment's file: where it is stored and what was read from it. */
 export interface MediaInfo {

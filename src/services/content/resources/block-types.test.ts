@@ -64,7 +64,11 @@ describe('block types (WordPress 6.1, read-only)', () => {
       data: { status: 404 },
     });
     // A name outside WordPress's route pattern matches no route there either.
-    for (const url of [`${api}/block-types/core/a.b`, `${api}/block-types/co.re`, `${api}/menu-locations/a.b`]) {
+    for (const url of [
+      `${api}/block-types/core/a.b`,
+      `${api}/block-types/co.re`,
+      `${api}/menu-locations/a.b`,
+    ]) {
       const outside = await get(url, t.auth.admin);
       assert.equal(outside.statusCode, 404, url);
       assert.equal(json(outside).code, 'rest_no_route', url);

@@ -1,4 +1,4 @@
-import { pageAutosaves, postAutosaves } from './autosaves/index.js';
+import { blockAutosaves, navigationAutosaves, pageAutosaves, postAutosaves } from './autosaves/index.js';
 import { batchResource } from './batch/index.js';
 import { blockTypesResource } from './block-types/index.js';
 import { categoriesResource } from './categories/index.js';
@@ -20,6 +20,8 @@ export const resources: readonly Resource[] = [
   menuLocationsResource,
   postAutosaves,
   pageAutosaves,
+  blockAutosaves,
+  navigationAutosaves,
   blockTypesResource,
   batchResource,
   themesResource,

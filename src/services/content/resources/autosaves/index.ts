@@ -14,7 +14,9 @@ import { PageWriteBody } from '../../schemas-posts.js';
 import type { Site } from '../../site.js';
 import type { ContentStore, PostRow, UserRow } from '../../store.js';
 import type { RevisionRow } from '../../store-revisions.js';
+import { BlockWriteBody, blockKind } from '../blocks/index.js';
 import { type Check, defineResource, type Resource } from '../contract.js';
+import { navigationKind, navigationRenderer } from '../navigation/index.js';
 import { type AutosaveFields, AutosaveStore } from './store.js';
 
 // WordPress's `/wp/v2/posts/{id}/autosaves` (WP_REST_Autosaves_Controller, one per post type): the editor's
@@ -33,7 +35,8 @@ const AutosaveSchema = Type.Object({
   guid: Type.Unknown({ description: 'Its global identifier.' }),
   title: Type.Unknown({ description: 'The title saved.' }),
   content: Type.Unknown({ description: 'The content saved.' }),
-  excerpt: Type.Unknown({ description: 'The excerpt saved.' }),
+  // Not for reusable blocks, which have no excerpt.
+  excerpt: Type.Optional(Type.Unknown({ description: 'The excerpt saved.' })),
   preview_link: Type.Optional(
     Type.String({ description: 'The address that previews the post with these changes (edit context).' }),
   ),
@@ -62,6 +65,8 @@ const previewNonce = (parent: number, me: UserRow) =>
 
 /** get_preview_post_link: the post's link with `preview=true`, and for an autosave revision its parent and nonce. */
 function previewLink(post: PostRow, autosave: boolean, me: UserRow, site: Site) {
+  // get_preview_post_link has none for a type that is not viewable (reusable blocks).
+  if (post.type === 'wp_block' || post.type === 'wp_navigation') return '';
   const link = permalink(post, site);
   const args = autosave ? `preview_id=${post.id}&preview_nonce=${previewNonce(post.id, me)}&` : '';
   return `${link}${link.includes('?') ? '&' : '?'}${args}preview=true`;
@@ -80,7 +85,14 @@ const asRevision = (post: PostRow): RevisionRow => ({
   modified: post.modified,
 });
 
-/** One autosave resource per post type (posts, pages). */
+const writeBodies = {
+  post: PostWriteBody,
+  page: PageWriteBody,
+  wp_block: BlockWriteBody,
+  wp_navigation: BlockWriteBody,
+};
+
+/** One autosave resource per post type (posts, pages, reusable blocks). */
 export function autosavesResource(kind: PostKind): Resource {
   const base = `/wp/v2/${kind.rest}`;
   // A store holds no state but its database: one per call is free.
@@ -109,9 +121,19 @@ export function autosavesResource(kind: PostKind): Resource {
       throw refused(!!me, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
   };
 
-  const render = (rev: RevisionRow, post: PostRow, me: UserRow, site: Site, context: Context) => {
+  const render = async (
+    store: ContentStore,
+    rev: RevisionRow,
+    post: PostRow,
+    me: UserRow,
+    site: Site,
+    context: Context,
+  ) => {
     const inPlace = rev.id === post.id;
-    const body = renderRevision(rev, site, kind.rest, context);
+    // Navigation menus' content renders their links (see navigation/).
+    const theContent =
+      kind.type === 'wp_navigation' ? await navigationRenderer(store, [rev.content]) : undefined;
+    const body = renderRevision(rev, site, kind.rest, context, theContent);
     const { _links, ...data } = body as typeof body & { _links?: unknown };
     return {
       ...data,
@@ -142,15 +164,22 @@ export function autosavesResource(kind: PostKind): Resource {
               const fields = fieldList(query._fields as string | undefined);
               sendFields(reply, fields);
               const rows = await autosavesOf(store).list(post.id);
-              return rows.map((rev) =>
-                pickItemFields(request, render(rev, post, me as UserRow, site, context), fields, true),
+              return Promise.all(
+                rows.map(async (rev) =>
+                  pickItemFields(
+                    request,
+                    await render(store, rev, post, me as UserRow, site, context),
+                    fields,
+                    true,
+                  ),
+                ),
               );
             },
           },
           {
             methods: ['POST'],
             summary: `Autosave one of the ${kind.rest}: its author's draft changes in place, else an autosave`,
-            body: (kind.type === 'page' ? PageWriteBody : PostWriteBody) as TObject,
+            body: writeBodies[kind.type] as TObject,
             response: AutosaveSchema,
             check: checkEditor,
             async handle({ store, me, params, body, site }) {
@@ -163,10 +192,10 @@ export function autosavesResource(kind: PostKind): Resource {
                 // wp_update_post while DOING_AUTOSAVE: no revision. (Backlot's drafts keep their date: it does not
                 // float until publication as WordPress's undated drafts do; docs/content.md.)
                 const saved = await store.savePost(fields, post.id);
-                return render(asRevision(saved), saved, user, site, 'edit');
+                return render(store, asRevision(saved), saved, user, site, 'edit');
               }
               const autosave = await saveAutosave(autosavesOf(store), post, user, fields);
-              return render(autosave, post, user, site, 'edit');
+              return render(store, autosave, post, user, site, 'edit');
             },
           },
         ],
@@ -193,7 +222,11 @@ export function autosavesResource(kind: PostKind): Resource {
               const fields = fieldList(query._fields as string | undefined);
               sendFields(reply, fields);
               const context = (query.context ?? 'view') as Context;
-              return pickItemFields(request, render(autosave, post, me as UserRow, site, context), fields);
+              return pickItemFields(
+                request,
+                await render(store, autosave, post, me as UserRow, site, context),
+                fields,
+              );
             },
           },
         ],
@@ -233,3 +266,5 @@ async function saveAutosave(
 
 export const postAutosaves = autosavesResource({ type: 'post', rest: 'posts', caps: 'posts' });
 export const pageAutosaves = autosavesResource({ type: 'page', rest: 'pages', caps: 'pages' });
+export const blockAutosaves = autosavesResource(blockKind);
+export const navigationAutosaves = autosavesResource(navigationKind);
