@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../../platform/database.js';
 import type { ImageMeta } from './image-meta.js';
 import type { ImageSize } from './image-sizes.js';
+import { ListCounts } from '../../platform/list-counts.js';
 import { likePattern } from './like.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
@@ -175,6 +176,9 @@ const postOrder: Record<PostFilter['orderby'], string> = {
 };
 
 export class ContentStore {
+  /** Exact list totals, counted again only after posts or their terms change (see ListCounts). */
+  private readonly postCounts = new ListCounts('content');
+
   constructor(readonly db: Database) {}
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>) {
@@ -376,10 +380,7 @@ export class ContentStore {
     for (const ids of [filter.categoriesExclude, filter.tagsExclude])
       if (ids?.length) where.push(`NOT ${hasTerm(ids)}`);
     const whereSql = where.join(' AND ');
-    const total = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM content.posts p WHERE ${whereSql}`,
-      params,
-    );
+    const countParams = [...params];
     let order = `${postOrder[filter.orderby]} ${filter.order}, p.id ${filter.order}`;
     const listed = filter.listOrder;
     if (listed && 'ids' in listed) order = `array_position(${add(listed.ids)}::int[], p.id)`;
@@ -388,12 +389,14 @@ export class ContentStore {
     if (filter.titleFirst && filter.search)
       order = `(p.title ILIKE ${add(likePattern(filter.search))}) DESC, ${order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
-    const { rows } = await this.db.query<PostRow>(
-      `SELECT ${filter.type && filter.type !== 'page' ? nonPageColumns : postColumns} FROM content.posts p
-       WHERE ${whereSql} ORDER BY ${order} ${limit}`,
+    const { rows } = await this.db.query<PostRow & { list_token?: unknown }>(
+      `SELECT ${filter.type && filter.type !== 'page' ? nonPageColumns : postColumns}, ${this.postCounts.tokenSql} AS list_token
+       FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
-    return { rows, total: total.rows[0]?.n ?? 0 };
+    const shape = { rows: rows.length, limit: filter.limit, offset: filter.offset, token: rows[0]?.list_token };
+    const total = await this.postCounts.total(this.db, `FROM content.posts p WHERE ${whereSql}`, countParams, shape);
+    return { rows, total };
   }
 
   async findPost(id: number, db: Queryable = this.db): Promise<PostRow | undefined> {

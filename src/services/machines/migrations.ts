@@ -1,4 +1,5 @@
 import type { Migration } from '../../platform/database.js';
+import { listVersionMigration } from '../../platform/list-counts.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
@@ -115,4 +116,6 @@ export const migrations: Migration[] = [
   },
   volumeSnapshotsMigration,
   firewallsMigration,
+  // Totals of machine lists are remembered until machines change (platform/list-counts.ts); 9xx: issue 42.
+  listVersionMigration('901_list_version', 'machines', ['machines']),
 ];
