@@ -25,7 +25,9 @@ export function listVersionMigration(name: string, schema: string, tables: strin
       INSERT INTO ${schema}.list_version (token) VALUES ((random() * 9e18)::bigint);
       ${tables
         .map(
-          (table) => `CREATE TRIGGER list_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${schema}.${table}
+          (
+            table,
+          ) => `CREATE TRIGGER list_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${schema}.${table}
         FOR EACH STATEMENT EXECUTE FUNCTION ${bump}();`,
         )
         .join('\n')}

@@ -23,7 +23,9 @@ after(async () => {
 async function listed(url: string) {
   const before = db.statements.length;
   const res = await t.app.inject({ method: 'GET', url });
-  const counts = db.statements.slice(before).filter((sql) => /count\(\*\)::int AS n FROM content\.posts/.test(sql));
+  const counts = db.statements
+    .slice(before)
+    .filter((sql) => /count\(\*\)::int AS n FROM content\.posts/.test(sql));
   return { res, total: res.headers['x-wp-total'], counts: counts.length };
 }
 
@@ -98,7 +100,8 @@ test('a page past the end still counts, and answers rest_post_invalid_page_numbe
 });
 
 test('the listed tables carry the version trigger; a restore-like rewrite changes the token', async () => {
-  const token = async () => (await raw.query<{ token: string }>('SELECT token FROM content.list_version')).rows[0]?.token;
+  const token = async () =>
+    (await raw.query<{ token: string }>('SELECT token FROM content.list_version')).rows[0]?.token;
   const before = await token();
   await raw.query('UPDATE content.posts SET title = title WHERE false');
   assert.notEqual(await token(), before);

@@ -394,8 +394,18 @@ export class ContentStore {
        FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
-    const shape = { rows: rows.length, limit: filter.limit, offset: filter.offset, token: rows[0]?.list_token };
-    const total = await this.postCounts.total(this.db, `FROM content.posts p WHERE ${whereSql}`, countParams, shape);
+    const shape = {
+      rows: rows.length,
+      limit: filter.limit,
+      offset: filter.offset,
+      token: rows[0]?.list_token,
+    };
+    const total = await this.postCounts.total(
+      this.db,
+      `FROM content.posts p WHERE ${whereSql}`,
+      countParams,
+      shape,
+    );
     return { rows, total };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
-import { guard } from './auth.js';
+import { guard, settleBefore } from './auth.js';
 import { containsNul } from './body.js';
 import { unprocessable } from './errors.js';
 import { settleActions } from './resources/actions/store.js';
@@ -15,7 +15,12 @@ function api(db: Database, settings: MachinesSettings): FastifyPluginAsync {
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // Actions that completed since the last request take effect before anything is read or changed.
-    app.addHook('preHandler', async () => settleActions(db, settings.provisionMs));
+    // The guard's statement said whether any is due (settleBefore); a request it did not check asks here.
+    app.addHook('preHandler', async (request) => {
+      const checked = settleBefore.get(request);
+      if (!checked) return settleActions(db, settings.provisionMs);
+      if (checked.due) return settleActions(db, settings.provisionMs, checked.now);
+    });
     for (const resource of resources) resource.routes(app, { db, settings });
   };
 }
