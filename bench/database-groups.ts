@@ -215,7 +215,9 @@ async function growth(ctx: BenchContext) {
       ).machines[0]?.id,
     );
     const admin = { authorization: `Basic ${Buffer.from(`admin:${contentAppPassword}`).toString('base64')}` };
-    const tags = (await (await fetch(`${backlot.urls.content}/wp-json/wp/v2/tags?orderby=id&per_page=1`)).json()) as {
+    const tags = (await (
+      await fetch(`${backlot.urls.content}/wp-json/wp/v2/tags?orderby=id&per_page=1`)
+    ).json()) as {
       id: number;
     }[];
     const firstTag = tags[0]?.id ?? 0;
@@ -234,15 +236,18 @@ async function growth(ctx: BenchContext) {
         'machines first page, tag filter',
         at('machines', { path: '/v2/machines?tag_name=bench&page=1&per_page=20', headers: bearer }),
       ],
-      [
-        'machines first page',
-        at('machines', { path: '/v2/machines?page=1&per_page=20', headers: bearer }),
-      ],
+      ['machines first page', at('machines', { path: '/v2/machines?page=1&per_page=20', headers: bearer })],
       ['content first page', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&page=1' })],
       ['content first page, _embed', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&_embed=1' })],
       ['content first page, author', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&author=1' })],
-      ['content first page, category', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&categories=1' })],
-      ['content first page, tag', at('content', { path: `/wp-json/wp/v2/posts?per_page=10&tags=${firstTag}` })],
+      [
+        'content first page, category',
+        at('content', { path: '/wp-json/wp/v2/posts?per_page=10&categories=1' }),
+      ],
+      [
+        'content first page, tag',
+        at('content', { path: `/wp-json/wp/v2/posts?per_page=10&tags=${firstTag}` }),
+      ],
       [
         'content first page, status=draft',
         at('content', { path: '/wp-json/wp/v2/posts?per_page=10&status=draft', headers: admin }),
