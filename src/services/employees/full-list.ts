@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 import { Employee as EmployeeSchema } from './schemas.js';
 import type { Employee, EmployeeStore } from './store.js';
 
-/** Rows per query of the streamed list: ~50 KB of JSON, so memory stays flat however many records there are. */
-export const batchRows = 1000;
+/** Rows per query of the streamed list: ~100 KB of JSON (fewer round trips; each waits for a pooled connection), so memory stays flat however many records there are. */
+export const batchRows = 2000;
 
 /**
  * The full list's answer. A list that fits one batch is answered whole, as before (same bytes and headers); a
