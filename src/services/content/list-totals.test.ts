@@ -109,9 +109,34 @@ test('the listed tables carry the version trigger; a restore-like rewrite change
   const two = await listed(`${api}/posts?per_page=2`);
   assert.equal(two.counts, 1, 'two rows (as after a restore): no token, so a count');
   assert.equal((await listed(`${api}/posts?per_page=2`)).counts, 1);
-  await insertElsewhere();
+  const id = await insertElsewhere();
   const { rows } = await raw.query('SELECT token FROM content.list_version');
   assert.equal(rows.length, 1, 'the next write leaves one row');
   const after = await listed(`${api}/posts?per_page=2`);
   assert.equal(after.total, String(published + 1));
+  await raw.query('DELETE FROM content.posts WHERE id = $1', [id]);
+});
+
+test('term counts are exact, and counted once per state of the posts (embeds list every term of each post)', async () => {
+  const termCounts = (sql: string) => /FROM unnest\(\$1::int\[\]\) AS ids/.test(sql);
+  const counting = async (url: string) => {
+    const before = db.statements.length;
+    const res = await t.app.inject({ method: 'GET', url });
+    return { body: json(res), counted: db.statements.slice(before).filter(termCounts).length };
+  };
+  const embed = `${api}/posts?per_page=1&_embed=wp:term`;
+  const [category] = (await counting(embed)).body[0]._embedded['wp:term'][0];
+  assert.equal((await counting(embed)).counted, 0);
+  const listed = async () => (await counting(`${api}/categories?include=${category.id}`)).body[0].count;
+  const { rows } = await raw.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM content.post_terms pt JOIN content.posts p ON p.id = pt.post_id
+     WHERE pt.term_id = $1 AND p.status = 'publish'`,
+    [category.id],
+  );
+  assert.equal(await listed(), rows[0]?.n);
+  const id = await insertElsewhere(category.id);
+  assert.equal((await counting(embed)).counted, 1);
+  assert.equal(await listed(), (rows[0]?.n ?? 0) + 1);
+  await raw.query('DELETE FROM content.posts WHERE id = $1', [id]);
+  assert.equal(await listed(), rows[0]?.n);
 });
