@@ -64,7 +64,7 @@ async function mixed(ctx: BenchContext) {
     let env: Record<string, string> = { ...mixedEnv };
     if (database === 'postgres') {
       const url = await freshDatabase(ctx, 'bench_mixed');
-      env = { ...env, DATABASE_URL: url };
+      env = { ...env, DATABASE_URL: url, DATASTORE_SECRET: ctx.postgres.password };
       const first = await startBacklot(launch(ctx), all, env);
       await first.stop();
       const db = await openPostgres({ url, source: 'bench' }, 1);
