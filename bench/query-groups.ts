@@ -100,7 +100,9 @@ async function mixed(ctx: BenchContext) {
           scenario: `${where}: posts GET /posts/1, ${when}`,
           server: 'backlot (all 7)',
           result: phase.posts,
-          note: phase.loaded ? `${share}× posts with content idle (target ≥ 0.33 on PGlite)` : undefined,
+          note: phase.loaded
+            ? `${share}× posts with content idle${database === 'pglite' ? ' (target ≥ 0.33)' : ''}`
+            : undefined,
         });
         ctx.report.add({
           group: 'mixed',
