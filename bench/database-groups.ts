@@ -136,6 +136,28 @@ async function cloneRows(url: string, table: string, n: number, overrides: Recor
   }
 }
 
+/**
+ * Gives the cloned posts terms as a site's have them: every third post the first category, every tenth the first
+ * tag; then fresh statistics, as autovacuum would give them some time after a bulk insert (stale ones flip plans).
+ */
+async function tagGrownPosts(url: string) {
+  const db = await openPostgres({ url, source: 'bench' }, 1);
+  try {
+    await db.exec(`
+      INSERT INTO content.post_terms (post_id, term_id)
+        SELECT p.id, t.id FROM content.posts p,
+          (SELECT min(id) AS id FROM content.terms WHERE taxonomy = 'category') t
+        WHERE p.id > 30 AND p.id % 3 = 0;
+      INSERT INTO content.post_terms (post_id, term_id)
+        SELECT p.id, t.id FROM content.posts p,
+          (SELECT min(id) AS id FROM content.terms WHERE taxonomy = 'post_tag') t
+        WHERE p.id > 30 AND p.id % 10 = 0;
+      ANALYZE;`);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Single-item reads and first pages at growing row counts: a single-item read must not slow > 2× from 1k to 100k. */
 async function growth(ctx: BenchContext) {
   const sizes = ctx.smoke ? [100] : [1000, 10_000, 100_000];
@@ -169,7 +191,11 @@ async function growth(ctx: BenchContext) {
     await cloneRows(url, 'content.posts', size - 30, {
       title: `'Bench post ' || g`,
       slug: `'bench-post-' || g`,
+      // Dates spread over the years, as a real site's are; every fifth a draft.
+      date: `timestamptz '2020-01-01' + g * interval '1 hour'`,
+      status: `CASE WHEN g % 5 = 0 THEN 'draft' ELSE 'publish' END`,
     });
+    await tagGrownPosts(url);
     await backlot.stop();
     // Restarted so every figure starts from the same warm-up, with statistics on the grown tables.
     backlot = await startBacklot(launch(ctx), ['employees', 'machines', 'content', 'list'], {
@@ -188,6 +214,13 @@ async function growth(ctx: BenchContext) {
         }
       ).machines[0]?.id,
     );
+    const admin = { authorization: `Basic ${Buffer.from(`admin:${contentAppPassword}`).toString('base64')}` };
+    const tags = (await (
+      await fetch(`${backlot.urls.content}/wp-json/wp/v2/tags?orderby=id&per_page=1`)
+    ).json()) as {
+      id: number;
+    }[];
+    const firstTag = tags[0]?.id ?? 0;
     const at = (id: string, request: { path: string; headers?: Record<string, string> }) => ({
       name: 'backlot',
       server: backlot,
@@ -203,10 +236,26 @@ async function growth(ctx: BenchContext) {
         'machines first page, tag filter',
         at('machines', { path: '/v2/machines?tag_name=bench&page=1&per_page=20', headers: bearer }),
       ],
+      ['machines first page', at('machines', { path: '/v2/machines?page=1&per_page=20', headers: bearer })],
       ['content first page', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&page=1' })],
+      ['content first page, _embed', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&_embed=1' })],
+      ['content first page, author', at('content', { path: '/wp-json/wp/v2/posts?per_page=10&author=1' })],
+      [
+        'content first page, category',
+        at('content', { path: '/wp-json/wp/v2/posts?per_page=10&categories=1' }),
+      ],
+      [
+        'content first page, tag',
+        at('content', { path: `/wp-json/wp/v2/posts?per_page=10&tags=${firstTag}` }),
+      ],
+      [
+        'content first page, status=draft',
+        at('content', { path: '/wp-json/wp/v2/posts?per_page=10&status=draft', headers: admin }),
+      ],
+      ['employees full list', at('employees', { path: '/api/2/employees' })],
       ['list first page', at('list', { path: '/list?_page=1&_limit=20' })],
     ];
-    // One 5 s run per point (21 points): the trend across sizes is what matters here.
+    // One 5 s run per point: the trend across sizes is what matters here.
     const runs = { repeats: 1, durationSeconds: Math.min(ctx.settings.durationSeconds, 5) };
     for (const [name, target] of scenarios) {
       await measure(ctx, 'growth', `${name} @ ${size} rows`, target, undefined, runs);

@@ -17,10 +17,12 @@ test('every benchmark group runs end to end and its servers answer without error
     'startup',
     'soak',
     'checkpoint',
+    'posts-queries',
+    'mixed',
   ]) {
     assert.ok(seen.has(group), `group ${group} produced figures`);
   }
-  assert.ok(Object.keys(groups).length >= 9);
+  assert.ok(Object.keys(groups).length >= 11);
   for (const row of report.rows.filter((r) => r.result)) {
     // A peer may finish no request of a heavy scenario (json-server's gzipped /photos) within a 1 s smoke window
     // on a loaded machine; backlot must always answer.

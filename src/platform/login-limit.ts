@@ -48,13 +48,29 @@ export class LoginLimiter {
   /** Seconds until `client` may try again, or undefined when it may try now. Counts nothing. */
   async retryAfter(client: string): Promise<number | undefined> {
     if (this.settings.limit === 0) return undefined;
-    const { rows } = await this.db.query<{ retry: string }>(
-      `SELECT ceil(extract(epoch FROM window_start + make_interval(secs => $2::integer) - $4::timestamptz))::text AS retry
+    const query = this.retryAfterQuery(client, 1);
+    const { rows } = await this.db.query<{ retry: string }>(query.sql, query.params);
+    return LoginLimiter.seconds(rows[0]?.retry);
+  }
+
+  /**
+   * retryAfter's query (one `retry` column, no row when the client may try), numbering its parameters from
+   * `$first`, so a service can fold it into the statement that also reads the caller (machines' guard).
+   */
+  retryAfterQuery(client: string, first: number): { sql: string; params: unknown[] } {
+    if (this.settings.limit === 0) return { sql: 'SELECT NULL::text AS retry WHERE false', params: [] };
+    const [c, w, l, n] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+    return {
+      sql: `SELECT ceil(extract(epoch FROM window_start + make_interval(secs => ${w}::integer) - ${n}::timestamptz))::text AS retry
          FROM ${this.table}
-        WHERE client = $1 AND failures >= $3 AND window_start + make_interval(secs => $2::integer) > $4::timestamptz`,
-      [client, this.settings.windowSeconds, this.settings.limit, this.now()],
-    );
-    return rows[0] ? Math.max(1, Number(rows[0].retry)) : undefined;
+        WHERE client = ${c} AND failures >= ${l} AND window_start + make_interval(secs => ${w}::integer) > ${n}::timestamptz`,
+      params: [client, this.settings.windowSeconds, this.settings.limit, this.now()],
+    };
+  }
+
+  /** A `retry` value as retryAfter answers it: at least one second, undefined for none. */
+  static seconds(retry: unknown): number | undefined {
+    return retry == null ? undefined : Math.max(1, Number(retry));
   }
 
   /**

@@ -5,6 +5,7 @@ import { strictValidatorCompiler } from '../../platform/http.js';
 import { parseJsonBody } from '../../platform/json-body.js';
 import type { ErrorInfo } from '../../platform/service.js';
 import type { Authenticator, Caller } from './auth.js';
+import { sendFullList } from './full-list.js';
 import {
   CreateEmployeeBody,
   DeletedReply,
@@ -174,11 +175,7 @@ export function employeeRoutes({ store, auth, settings }: RouteDeps): FastifyPlu
               response: { 200: EmployeeListReply, ...errors(405) },
             },
           },
-          async () => ({
-            status: 'success' as const,
-            data: await store.listEmployees(),
-            message: messages.list,
-          }),
+          async (_request, reply) => sendFullList(reply, store, messages.list),
         );
 
         const getOne = async (rawId: string, reply: FastifyReply) => {

@@ -32,8 +32,12 @@ const accountsLock = `SELECT pg_advisory_xact_lock(hashtext('backlot:employees:a
 export class EmployeeStore {
   constructor(private readonly db: Database) {}
 
-  async listEmployees(): Promise<Employee[]> {
-    const { rows } = await this.db.query<Employee>(`SELECT ${columns} FROM employees.employees ORDER BY id`);
+  /** Up to `limit` records after `afterId`, in id order (keyset batches of the streamed full list). */
+  async employeesAfter(afterId: number, limit: number): Promise<Employee[]> {
+    const { rows } = await this.db.query<Employee>(
+      `SELECT ${columns} FROM employees.employees WHERE id > $1 ORDER BY id LIMIT $2`,
+      [afterId, limit],
+    );
     return rows;
   }
 

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../platform/database.js';
-import type { LoginLimiter } from '../../platform/login-limit.js';
+import { LoginLimiter } from '../../platform/login-limit.js';
 import { parseBearer } from '../../platform/request.js';
 import { safeEqual, tokenHash } from '../../platform/secrets.js';
 import { forbiddenBody, tooManyRequestsBody, unauthorizedBody } from './errors.js';
 import { grants, isTokenFormat, type Scope } from './scopes.js';
 import type { MachinesSettings } from './settings.js';
-import { countRequest, findTokenByHash, type TokenRow } from './store.js';
+import { checkRequest } from './store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,13 +20,17 @@ declare module 'fastify' {
   }
 }
 
-async function findCaller(db: Database, header: string | undefined): Promise<TokenRow | undefined> {
+/** The token's SHA-256, or undefined when the header holds no token of the provider's format (nothing to look up). */
+function bearerHash(header: string | undefined): string | undefined {
   const token = parseBearer(header);
-  if (!token || !isTokenFormat(token)) return undefined;
-  const hash = tokenHash(token);
-  const row = await findTokenByHash(db, hash);
-  return row && safeEqual(row.token_hash, hash) ? row : undefined;
+  return token && isTokenFormat(token) ? tokenHash(token) : undefined;
 }
+
+/**
+ * Whether the actions due by a request's time have to be settled before its route: the guard reads it in its
+ * statement, so a request with nothing due sends no query for it. Absent for requests the guard did not check.
+ */
+export const settleBefore = new WeakMap<FastifyRequest, { due: boolean; now: number }>();
 
 /**
  * Whether a request needs a token: every route under `/v2`, judged by the route the router matched (so no
@@ -54,19 +58,35 @@ export function guard(db: Database, settings: MachinesSettings, limiter: LoginLi
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!guarded(request)) return;
     // The service's clock, which the login limiter holds (a test moves it to end a window).
-    const now = Math.floor(limiter.clock.now() / 1000);
+    const timeNow = limiter.clock.now();
+    const now = Math.floor(timeNow / 1000);
     const hourStart = now - (now % 3600);
     const minuteStart = now - (now % 60);
-    const caller = await findCaller(db, request.headers.authorization);
+    const hash = bearerHash(request.headers.authorization);
+    const lockout = limiter.retryAfterQuery(request.ip, 5);
+    const checked =
+      hash === undefined
+        ? undefined
+        : await checkRequest(
+            db,
+            { hash, hourStart, minuteStart, cutoff: new Date(timeNow - settings.provisionMs) },
+            lockout,
+          );
+    const caller =
+      checked?.caller && safeEqual(checked.caller.token_hash, hash as string) ? checked.caller : undefined;
     // Tokens are looked up by SHA-256, so a guess is counted after the lookup: a wrong one in the same statement
     // that checks the limit (parallel guesses cannot slip past it). A request with no token at all is no guess.
     const guessed = !caller && request.headers.authorization !== undefined;
-    const failedTooOften = guessed ? await limiter.reserve(request.ip) : await limiter.retryAfter(request.ip);
+    const failedTooOften = guessed
+      ? await limiter.reserve(request.ip)
+      : checked
+        ? LoginLimiter.seconds(checked.lockedRetry)
+        : await limiter.retryAfter(request.ip);
     if (failedTooOften !== undefined) {
       reply.header('retry-after', failedTooOften);
       return reply.code(429).send({ ...tooManyRequestsBody, request_id: request.id });
     }
-    if (!caller) {
+    if (!caller || !checked) {
       // Unauthenticated requests are not counted against any token, but still see the limits.
       reply.headers({
         'ratelimit-limit': settings.ratePerHour,
@@ -75,7 +95,8 @@ export function guard(db: Database, settings: MachinesSettings, limiter: LoginLi
       });
       return reply.code(401).send({ ...unauthorizedBody, request_id: request.id });
     }
-    const used = await countRequest(db, caller.id, hourStart, minuteStart);
+    settleBefore.set(request, { due: checked.due, now: timeNow });
+    const used = { hour: checked.hour ?? 0, minute: checked.minute ?? 0 };
     reply.headers({
       'ratelimit-limit': settings.ratePerHour,
       'ratelimit-remaining': Math.max(0, settings.ratePerHour - used.hour),

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/database.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import type { Clock } from '../../platform/service.js';
-import { guard } from './auth.js';
+import { guard, settleBefore } from './auth.js';
 import { containsNul } from './body.js';
 import { unprocessable } from './errors.js';
 import { settleForRequest } from './resources/actions/store.js';
@@ -16,7 +16,13 @@ function api(db: Database, settings: MachinesSettings, clock: Clock): FastifyPlu
   return async (instance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     // Actions that completed since the last request take effect before anything is read or changed.
-    app.addHook('preHandler', async (request) => settleForRequest(request, db, settings.provisionMs, clock));
+    // The guard's statement said, at its one reading of the clock, whether any action is due; a request it did not
+    // check reads the clock here. Either way the request keeps that instant for its own checks (requestTime).
+    app.addHook('preHandler', async (request) => {
+      const checked = settleBefore.get(request);
+      if (!checked) return settleForRequest(request, db, settings.provisionMs, clock.now());
+      return settleForRequest(request, db, settings.provisionMs, checked.now, checked.due);
+    });
     for (const resource of resources) resource.routes(app, { db, settings, clock });
   };
 }

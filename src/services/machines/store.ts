@@ -91,23 +91,55 @@ export async function insertTokenIfNone(
   });
 }
 
-/** Counts one request in the token's current hour and minute windows; returns both counts. */
-export async function countRequest(
+export interface RequestCheck {
+  /** The token whose SHA-256 matched, if any. */
+  caller?: TokenRow;
+  /** The client's failed-login lockout (`retry` seconds as text), when it is locked out; nothing was counted then. */
+  lockedRetry?: string | null;
+  /** The caller's counts in its hour and minute windows, this request included (null without a caller). */
+  hour: number | null;
+  minute: number | null;
+  /** Whether an action has completed by the cutoff without its effect applied (settleActions has work). */
+  due: boolean;
+}
+
+/**
+ * Everything a `/v2` request needs before its route, in one statement: the token by its hash, the client's
+ * lockout (`lockout`, LoginLimiter.retryAfterQuery numbered from $5), one count in the token's windows unless
+ * locked out (atomic across processes, as the limits must be), and whether any action is due to settle.
+ */
+export async function checkRequest(
   db: Queryable,
-  tokenId: number,
-  hourStart: number,
-  minuteStart: number,
-): Promise<{ hour: number; minute: number }> {
-  const { rows } = await db.query<{ window_kind: string; count: number }>(
-    `INSERT INTO machines.rate_counters (token_id, window_kind, window_start, count)
-     VALUES ($1, 'hour', $2, 1), ($1, 'minute', $3, 1)
-     ON CONFLICT (token_id, window_kind, window_start)
-     DO UPDATE SET count = machines.rate_counters.count + 1
-     RETURNING window_kind, count`,
-    [tokenId, hourStart, minuteStart],
+  opts: { hash: string; hourStart: number; minuteStart: number; cutoff: Date },
+  lockout: { sql: string; params: unknown[] },
+): Promise<RequestCheck> {
+  const { rows } = await db.query<TokenRow & Omit<RequestCheck, 'caller'>>(
+    `WITH caller AS (SELECT ${tokenColumns} FROM machines.tokens WHERE token_hash = $1),
+     locked AS (${lockout.sql}),
+     counted AS (
+       INSERT INTO machines.rate_counters (token_id, window_kind, window_start, count)
+       SELECT c.id, k.kind, k.start, 1 FROM caller c
+         CROSS JOIN (VALUES ('hour', $2::bigint), ('minute', $3::bigint)) AS k(kind, start)
+        WHERE NOT EXISTS (SELECT 1 FROM locked)
+       ON CONFLICT (token_id, window_kind, window_start) DO UPDATE SET count = machines.rate_counters.count + 1
+       RETURNING window_kind, count)
+     SELECT c.id, c.name, c.token_hash, c.scopes, c.source, c.created_at,
+       (SELECT retry FROM locked) AS "lockedRetry",
+       (SELECT count FROM counted WHERE window_kind = 'hour') AS hour,
+       (SELECT count FROM counted WHERE window_kind = 'minute') AS minute,
+       EXISTS (SELECT 1 FROM machines.actions WHERE NOT applied AND started_at <= $4) AS due
+     FROM (SELECT 1) AS one LEFT JOIN caller c ON true`,
+    [opts.hash, opts.hourStart, opts.minuteStart, opts.cutoff, ...lockout.params],
   );
-  const get = (kind: string) => Number(rows.find((r) => r.window_kind === kind)?.count ?? 0);
-  return { hour: get('hour'), minute: get('minute') };
+  const row = rows[0] as TokenRow & Omit<RequestCheck, 'caller'>;
+  const { lockedRetry, hour, minute, due, ...token } = row;
+  return {
+    caller: token.id == null ? undefined : (token as TokenRow),
+    lockedRetry,
+    hour: hour == null ? null : Number(hour),
+    minute: minute == null ? null : Number(minute),
+    due,
+  };
 }
 
 export async function deleteOldCounters(db: Queryable, before: number): Promise<void> {

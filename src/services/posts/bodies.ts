@@ -200,22 +200,3 @@ export async function sendBody(
   answerHeaders(body, encoding, headers);
   return reply.headers(headers as Record<string, string>).send(payload);
 }
-
-/** A body computed for one request (a query): compressed quickly, off the event loop. */
-export async function sendComputed(request: FastifyRequest, reply: FastifyReply, text: string) {
-  const identity = Buffer.from(text);
-  const body: Body = { type: jsonType, identity, etag: etagOf(identity) };
-  const encoding =
-    identity.length >= compressFrom ? negotiate(request.headers['accept-encoding']) : 'identity';
-  if (identity.length >= compressFrom && !matches(request.headers['if-none-match'], body.etag)) {
-    if (encoding === 'br') body.br = await brotliAsync(identity, brotliOptions(identity.length, 4));
-    if (encoding === 'gzip') body.gzip = await gzipAsync(identity, { level: 6 });
-  }
-  if (identity.length >= compressFrom) addVary(reply, 'Accept-Encoding');
-  reply.header('cache-control', cacheControl).header('etag', body.etag);
-  if (matches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  reply.header('content-type', body.type);
-  if (encoding === 'identity') return reply.send(identity);
-  reply.header('content-encoding', encoding);
-  return reply.send(encoding === 'br' ? body.br : body.gzip);
-}

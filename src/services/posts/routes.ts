@@ -8,11 +8,11 @@ import { publicOrigin } from '../../platform/request.js';
 import {
   answerHead,
   type Body,
+  bodyOf,
   encodingFor,
   jsonType,
   precompute,
   sendBody,
-  sendComputed,
   toJson,
   varyOf,
 } from './bodies.js';
@@ -93,6 +93,31 @@ export function postsRoutes(options: RouteOptions) {
   };
 
   const images = new Map<string, Body>();
+  /** The list headers of a queried answer kept in the catalog's cache (by its body, so they leave with it). */
+  const listHeads = new WeakMap<Body, { totalCount?: number; link?: string }>();
+
+  /**
+   * A query's answer (`/posts?_page=2`, `/comments?postId=1`, `/posts/1?_embed=comments`), computed once per
+   * origin and URL: the data never changes. Kept in the catalog's byte budget beside the fixed answers.
+   */
+  const sendQueried = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    compute: () => { text: string; totalCount?: number; link?: string },
+  ) => {
+    const key = `?${originOf(request)}${request.url}`;
+    let body = catalog.cache.get(key);
+    if (!body) {
+      const { text, ...heads } = compute();
+      body = bodyOf(text);
+      listHeads.set(body, heads);
+      catalog.cache.add(key, body);
+    }
+    const heads = listHeads.get(body);
+    if (heads?.totalCount !== undefined) reply.header('x-total-count', String(heads.totalCount));
+    if (heads?.link !== undefined) reply.header('link', heads.link);
+    return sendBody(request, reply, body, (b, encoding) => catalog.encoded(key, b, encoding));
+  };
 
   return async function routes(parent: FastifyInstance) {
     const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -194,8 +219,9 @@ export function postsRoutes(options: RouteOptions) {
           const db = dataFor(request);
           const found = db.byId[name].get(request.params.id);
           if (!found) return notFound(reply);
-          const [shown] = withRelations(db, name, [found], request.query as Query);
-          return sendComputed(request, reply, toJson(shown));
+          return sendQueried(request, reply, () => ({
+            text: toJson(withRelations(db, name, [found], request.query as Query)[0]),
+          }));
         },
       );
 
@@ -283,11 +309,11 @@ export function postsRoutes(options: RouteOptions) {
     }
 
     async function sendList(request: FastifyRequest, reply: FastifyReply, name: ResourceName, query: Query) {
-      const origin = originOf(request);
-      const result = listItems(catalog.data(origin), name, query, `${origin}${request.url}`);
-      if (result.totalCount !== undefined) reply.header('x-total-count', String(result.totalCount));
-      if (result.link !== undefined) reply.header('link', result.link);
-      return sendComputed(request, reply, toJson(result.items));
+      return sendQueried(request, reply, () => {
+        const origin = originOf(request);
+        const result = listItems(catalog.data(origin), name, query, `${origin}${request.url}`);
+        return { text: toJson(result.items), totalCount: result.totalCount, link: result.link };
+      });
     }
   };
 }

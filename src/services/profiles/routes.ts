@@ -162,7 +162,16 @@ function selectsOneOperation(query: string, operationName: unknown) {
   return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined) !== null;
 }
 
-function isJson(text: string) {
+/**
+ * Whether `text` is JSON. Only text that could be JSON is parsed: an ordinary document (`{ users … }`,
+ * `query …`) would otherwise throw inside JSON.parse on every request (2.7 % of profiles' CPU, issue 42).
+ */
+export function isJson(text: string) {
+  const trimmed = text.trim();
+  const first = trimmed[0];
+  if (first === undefined) return false;
+  if (first === '{' && !/^\{[ \t\n\r]*["}]/.test(trimmed)) return false;
+  if (/[a-z]/i.test(first) && trimmed !== 'true' && trimmed !== 'false' && trimmed !== 'null') return false;
   try {
     JSON.parse(text);
     return true;

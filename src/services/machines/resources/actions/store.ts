@@ -1,5 +1,4 @@
 import type { Database, Queryable } from '../../../../platform/database.js';
-import type { Clock } from '../../../../platform/service.js';
 import { applyEffect } from '../droplet-actions/effects.js';
 import { type ActionRow, actionColumns } from './row.js';
 
@@ -89,10 +88,16 @@ const requestTimes = new WeakMap<object, number>();
  * Applies what completed by now and keeps that "now" for the request: its checks ("a pending action?") use the
  * same instant, or an action completing between two readings would be neither applied nor pending.
  */
-export function settleForRequest(request: object, db: Database, provisionMs: number, clock: Clock) {
-  const now = clock.now();
+export async function settleForRequest(
+  request: object,
+  db: Database,
+  provisionMs: number,
+  now: number,
+  /** False when the guard's statement already found nothing due at `now`. */
+  due = true,
+): Promise<void> {
   requestTimes.set(request, now);
-  return settleActions(db, provisionMs, now);
+  if (due) await settleActions(db, provisionMs, now);
 }
 
 /** The instant `request` settled at (now, for a request that did not). */
