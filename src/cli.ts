@@ -7,7 +7,15 @@ import { stateUsage } from './harness/usage.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
 import { type ServiceDefinition, type ServiceEntry, UsageError } from './platform/service.js';
-import { type Backlot, createLogger, planServices, prepareService, startBacklot, version } from './server.js';
+import {
+  type Backlot,
+  createLogger,
+  dataDirError,
+  planServices,
+  prepareService,
+  startBacklot,
+  version,
+} from './server.js';
 import { findService, serviceIds, services } from './services/index.js';
 
 const flags = {
@@ -223,7 +231,7 @@ async function runCommand(entry: ServiceEntry, argv: string[]) {
     const inUse = error instanceof DatabaseError && /in use by another backlot process/.test(error.message);
     const { runningAdmin, adminCall } = await import('./harness/running.js');
     const admin = inUse ? runningAdmin(global.dataDir) : undefined;
-    if (!admin) throw error;
+    if (!admin) throw dataDirError(error, global.dataDir);
     const route = `/services/${definition.id}/commands`;
     const { output } = await adminCall<{ output: string }>(admin, env.ADMIN_TOKEN, 'POST', route, { argv });
     return void process.stdout.write(`${output}

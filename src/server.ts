@@ -251,7 +251,7 @@ function listenError(error: unknown, id: string, plan: ServicePlan): unknown {
 const fileErrors = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOSPC']);
 
 /** A file the data directory should hold that cannot be written: said with the setting, not the errno alone. */
-function dataDirError(error: unknown, dataDir: string): unknown {
+export function dataDirError(error: unknown, dataDir: string): unknown {
   const { code, path: file, syscall } = error as NodeJS.ErrnoException;
   const inside = file !== undefined && path.resolve(file).startsWith(path.resolve(dataDir));
   if (!code || !fileErrors.has(code) || !inside) return error;

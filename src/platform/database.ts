@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
+import { makeDirectory } from './directories.js';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -309,7 +310,7 @@ export async function seedFromTemplate(dataDir: string, template = templateDir):
 /** PGlite is single-process: a lock file with our pid keeps a second process from opening the same files. */
 function lockEmbedded(dir: string): () => void {
   // The database files are the users' data: readable by this user only, like PostgreSQL's own data directory.
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirectory(dir);
   chmodSync(dir, 0o700);
   const lockFile = path.join(dir, 'backlot.lock');
   const take = () => {
