@@ -104,12 +104,20 @@ async function startServer(env: Record<string, string>, args: string[], base: Re
   const ports = new Map<number, number>();
   const portEnv: Record<string, string> = { ADMIN_PORT: String(await freePort()) };
   ports.set(8090, Number(portEnv.ADMIN_PORT));
-  const ids = args.slice(1).filter((a) => !a.startsWith('-'));
+  const ids = args.slice(1).filter((a, i, all) => !a.startsWith('-') && !all[i - 1]?.startsWith('-'));
   const alone = args[0] === 'serve' && ids.length === 1;
+  // `--port 9000` as written, on a free port the page's 9000 is mapped to.
+  const portFlag = args.indexOf('--port');
+  if (portFlag !== -1) {
+    const free = await freePort();
+    ports.set(Number(args[portFlag + 1]), free);
+    args = args.with(portFlag + 1, String(free));
+  }
   for (const [id, port] of Object.entries(togetherPorts)) {
     const free = await freePort();
     portEnv[`${id.toUpperCase()}_PORT`] = String(free);
-    ports.set(alone && id === ids[0] ? (id === 'list' ? 3333 : 8080) : port, free);
+    const documented = alone && id === ids[0] ? (id === 'list' ? 3333 : 8080) : port;
+    if (!ports.has(documented)) ports.set(documented, free);
   }
   const child = spawn('backlot', args, { env: { ...base, ...portEnv, ...env }, detached: true });
   let out = '';
