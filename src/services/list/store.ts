@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pluralize from 'pluralize';
