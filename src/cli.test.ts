@@ -178,10 +178,27 @@ describe('backlot command line', () => {
       assert.equal(run.code, 1);
       assert.equal(
         run.stderr,
-        `backlot: the data directory ${dataDir} cannot be written (mkdir ${dataDir}/pg: ENOTDIR); set BACKLOT_DATA_DIR or --data-dir to a writable directory\n`,
+        `backlot: the data directory ${dataDir} cannot be written (mkdir ${dataDir}: ENOTDIR); set BACKLOT_DATA_DIR or --data-dir to a writable directory\n`,
       );
     } finally {
       rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('a data directory under /proc is refused naming the setting, for serve and operator commands (it hung)', {
+    skip: process.platform !== 'linux',
+    timeout: 60_000,
+  }, async () => {
+    const refusal =
+      'backlot: the data directory /proc/backlot cannot be written (mkdir /proc/backlot: ENOENT); set BACKLOT_DATA_DIR or --data-dir to a writable directory\n';
+    const env = { LOG_LEVEL: 'silent', ADMIN_PORT: '0' };
+    for (const args of [
+      ['serve', 'machines', 'list', '--data-dir', '/proc/backlot'],
+      ['machines', 'token', 'create', '--name', 'ci', '--data-dir', '/proc/backlot'],
+    ]) {
+      const run = await backlot(args, env);
+      assert.deepEqual({ code: run.code, stderr: run.stderr }, { code: 1, stderr: refusal }, args.join(' '));
+      assert.ok(run.ms < 20_000, `${args.join(' ')} took ${run.ms} ms`);
     }
   });
 });

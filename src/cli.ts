@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, type GlobalSettings, globalSettings, loadEnv } from './config.js';
-import type { RunningAdmin } from './harness/admin.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError, type Env, type GlobalSettings, globalSettings, loadEnv } from './config.js';
+import type { OperatorCommands, RunningAdmin } from './harness/admin.js';
 import { stateUsage } from './harness/usage.js';
 import { commandUsage, findCommand, parseCommand, unknownCommand } from './platform/commands.js';
 import { DatabaseError, openDatabase } from './platform/database.js';
 import { type ServiceDefinition, type ServiceEntry, UsageError } from './platform/service.js';
-import { type Backlot, createLogger, planServices, prepareService, startBacklot, version } from './server.js';
+import {
+  type Backlot,
+  createLogger,
+  dataDirError,
+  planServices,
+  prepareService,
+  startBacklot,
+  version,
+} from './server.js';
 import { findService, serviceIds, services } from './services/index.js';
 
 const flags = {
@@ -108,6 +117,7 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
         global,
         logger,
         backlot.state,
+        operatorCommands(backlot, env, global, logger),
       );
   } catch (error) {
     await backlot.close();
@@ -120,6 +130,37 @@ async function serve(ids: string[], options: ReturnType<typeof parse>['values'])
     global.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${global.dataDir}/pg`,
     admin.banner,
   );
+}
+
+/** Operator commands run by this process for the admin API (`backlot machines token create` beside a server). */
+function operatorCommands(
+  backlot: Backlot,
+  env: Env,
+  global: GlobalSettings,
+  logger: FastifyBaseLogger,
+): OperatorCommands {
+  return async (id, argv) => {
+    const entry = findService(id);
+    if (!entry?.commands) throw new UsageError(`"${id}" has no operator commands`);
+    const definition = await entry.load();
+    const found = findCommand(definition, argv);
+    if (!found) throw new UsageError(unknownCommand(definition, argv));
+    const { global: flags, usage, ...input } = parseCommand(id, found.name, found.command, found.rest);
+    if (flags.help) return `${usage}\n${found.command.summary}`;
+    if (definition.schema && !backlot.services.some((s) => s.schema)) {
+      throw new UsageError(`this backlot has no database open: run the command without a running server`);
+    }
+    const served = backlot.services.find((s) => s.id === id);
+    let settings: unknown;
+    try {
+      settings = served?.settings ?? definition.settings(env);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const log = logger.child({ service: id });
+    const ctx = await prepareService(definition, settings, backlot.db, global, log, served?.url ?? '');
+    return found.command.run(input as never, ctx);
+  };
 }
 
 function printBanner(backlot: Backlot, database: string, adminLines: string[]) {
@@ -182,7 +223,20 @@ async function runCommand(entry: ServiceEntry, argv: string[]) {
   const env = loadEnv();
   const global = globalSettings(env, { dataDir: flags['data-dir'] });
   const logger = createLogger({ ...global, logLevel: 'warn' });
-  const db = await openDatabase(global.database, global.dataDir);
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    db = await openDatabase(global.database, global.dataDir);
+  } catch (error) {
+    // A running backlot holds the embedded database: the command goes through its admin API instead.
+    const inUse = error instanceof DatabaseError && /in use by another backlot process/.test(error.message);
+    const { runningAdmin, adminCall } = await import('./harness/running.js');
+    const admin = inUse ? runningAdmin(global.dataDir) : undefined;
+    if (!admin) throw dataDirError(error, global.dataDir);
+    const route = `/services/${definition.id}/commands`;
+    const { output } = await adminCall<{ output: string }>(admin, env.ADMIN_TOKEN, 'POST', route, { argv });
+    return void process.stdout.write(`${output}
+`);
+  }
   try {
     const ctx = await prepareService(definition, definition.settings(env), db, global, logger, '');
     process.stdout.write(`${await found.command.run(input as never, ctx)}\n`);

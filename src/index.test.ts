@@ -121,3 +121,46 @@ test('an unknown service or a bad setting is refused', async () => {
   });
   await assert.rejects(start({ services: ['list'], env: { LIST_DELAY_MS: 'soon' } }), /LIST_DELAY_MS/);
 });
+
+test('faults change while running, from code and through the admin API of start({ admin: true })', async () => {
+  const backlot = await start({ services: ['list', 'posts'], admin: true, env: await harnessEnv() });
+  after(() => backlot.close());
+  const list = () => fetch(`${backlot.url('list')}/list`);
+  assert.deepEqual(backlot.setFaults('list', { errorRate: 1, errorStatus: '502' }), {
+    delayMs: '0',
+    errorRate: 1,
+    errorStatus: 502,
+  });
+  const failed = await list();
+  assert.deepEqual(
+    [failed.status, await failed.json()],
+    [502, { error: 'Injected fault: status 502 (the error rate setting)' }],
+  );
+  assert.deepEqual(
+    backlot.requests('list').map((e) => [e.status, e.fault]),
+    [[502, 'status 502 (setting)']],
+  );
+  // The admin API changes the same rule.
+  const admin = backlot.admin?.url as string;
+  const put = await fetch(`${admin}api/services/list/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ errorRate: 0 }),
+  });
+  assert.equal(put.status, 200);
+  assert.deepEqual(backlot.faults('list'), { delayMs: '0', errorRate: 0, errorStatus: 502 });
+  assert.equal((await list()).status, 200);
+  // A bad change changes nothing.
+  assert.throws(() => backlot.setFaults('list', { errorRate: 2 }), {
+    message: 'errorRate: must be a number from 0 to 1, got "2"',
+  });
+  assert.throws(() => backlot.setFaults('list', { delay: 5 } as never), {
+    message: 'delay: unknown field (delayMs, errorRate, errorStatus)',
+  });
+  assert.throws(() => backlot.setFaults('content', {}), /service "content" was not started/);
+  assert.deepEqual(backlot.faults('list'), { delayMs: '0', errorRate: 0, errorStatus: 502 });
+  // The per-request headers, switched on from code.
+  backlot.setFaultHeaders(true);
+  const header = await fetch(`${backlot.url('posts')}/posts/1`, { headers: { 'x-backlot-status': '418' } });
+  assert.equal(header.status, 418);
+});

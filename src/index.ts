@@ -2,14 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Env, globalSettings } from './config.js';
+import type { RunningAdmin } from './harness/admin.js';
 import { type CredentialsByService, credentialsOf } from './harness/credentials.js';
+import { changedRule, type FaultRuleJson, ruleToJson } from './harness/faults.js';
 import type { JournalEntry } from './harness/journal.js';
 import type { StateControl } from './harness/state.js';
 import type { ServiceId } from './platform/service.js';
-import { createLogger, planServices, startBacklot } from './server.js';
+import { createLogger, planServices, type RunningApp, startBacklot } from './server.js';
 import { services as allServices, findService, serviceIds } from './services/index.js';
 
 export type { CredentialsByService, NoCredentials, ServiceCredentials } from './harness/credentials.js';
+export type { FaultRuleJson } from './harness/faults.js';
+export type { JournalEntry } from './harness/journal.js';
 export type { CheckpointSize } from './harness/state.js';
 export { CheckpointNotFound, StateError } from './harness/state.js';
 export type { ServiceId, StateControl };
@@ -27,6 +31,18 @@ export interface StartOptions<Id extends ServiceId = ServiceId> {
    * chosen by the system, and services listen on 127.0.0.1 unless HOST is given here.
    */
   env?: Env;
+  /**
+   * Also start the admin page and API (docs/testing.md) on a free port of 127.0.0.1, at `admin.url`; calls need
+   * `Authorization: Bearer <ADMIN_TOKEN>` when `env.ADMIN_TOKEN` is set.
+   */
+  admin?: boolean;
+}
+
+/** A change to a service's faults: any of the three, as numbers or text (`delayMs: '100-300'`); others are kept. */
+export interface FaultChange {
+  delayMs?: number | string;
+  errorRate?: number | string;
+  errorStatus?: number | string;
 }
 
 export interface StartedService<Id extends ServiceId = ServiceId> {
@@ -49,6 +65,17 @@ export interface Backlot<Id extends ServiceId = never> extends StateControl {
   /** The requests `id` received, oldest first (the request journal). */
   requests(id: ServiceId): JournalEntry[];
   clearRequests(id: ServiceId): void;
+  /** The faults `id` runs with now, as the admin API shows them: `{ delayMs: '0', errorRate: 0, errorStatus: 503 }`. */
+  faults(id: ServiceId): FaultRuleJson;
+  /**
+   * Changes `id`'s faults from its next request (`<ID>_DELAY_MS`, `_ERROR_RATE`, `_ERROR_STATUS` while running);
+   * returns the new rule. Throws naming a bad or unknown field, changing nothing.
+   */
+  setFaults(id: ServiceId, change: FaultChange): FaultRuleJson;
+  /** Honour `X-Backlot-Delay` / `X-Backlot-Status` on every service, or not (`BACKLOT_FAULT_HEADERS`). */
+  setFaultHeaders(enabled: boolean): void;
+  /** The admin page and API, with `start({ admin: true })`. */
+  admin?: { url: string };
   /** Stops every service and removes the temporary data directory. */
   close(): Promise<void>;
 }
@@ -110,6 +137,28 @@ export async function start<Id extends ServiceId = ServiceId>(
       throw new Error(`service "${id}" was not started (started: ${Object.keys(started).join(', ')})`);
     return service.url;
   };
+  const harnessOf = (id: ServiceId) => {
+    url(id);
+    return (server.services.find((s) => s.id === id) as RunningApp).harness.faults;
+  };
+  let admin: RunningAdmin | undefined;
+  if (options.admin) {
+    try {
+      const { startAdmin } = await import('./harness/admin.js');
+      admin = await startAdmin({
+        services: server.services,
+        faultHeaders: server.faultHeaders,
+        state: server.state,
+        host: '127.0.0.1',
+        port: 0,
+        token: env.ADMIN_TOKEN || undefined,
+      });
+    } catch (error) {
+      await server.close();
+      await removeData();
+      throw error;
+    }
+  }
   const state = server.state;
   let closing: Promise<void> | undefined;
   return {
@@ -131,8 +180,20 @@ export async function start<Id extends ServiceId = ServiceId>(
       url(id);
       server.journal.clear(id);
     },
+    faults: (id) => ruleToJson(harnessOf(id).rule),
+    setFaults(id, change) {
+      const faults = harnessOf(id);
+      faults.rule = changedRule(faults.rule, change);
+      return ruleToJson(faults.rule);
+    },
+    setFaultHeaders(enabled) {
+      server.faultHeaders.enabled = enabled;
+    },
+    admin: admin && { url: admin.url },
     close() {
-      closing ??= server.close().finally(removeData);
+      closing ??= Promise.resolve(admin?.close())
+        .then(() => server.close())
+        .finally(removeData);
       return closing;
     },
   };

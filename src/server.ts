@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -8,6 +7,7 @@ import { FaultHeaders, type FaultRule, faultRuleFromEnv } from './harness/faults
 import type { JournalEntry } from './harness/journal.js';
 import { harnessWrapper, newServiceHarness, type ServiceHarness } from './harness/service-harness.js';
 import { HarnessState } from './harness/state.js';
+import { consoleDestination } from './platform/console-log.js';
 import { corsPolicy, hostCheckOn } from './platform/cors.js';
 import { type Database, noDatabase, openDatabase } from './platform/database.js';
 import { migrate } from './platform/migrations.js';
@@ -34,23 +34,9 @@ const redact = [
   'req.headers["x-api-key"]',
 ];
 
-/** pino-pretty is a dev dependency: an installed backlot has it only when the user added it. */
-function prettyPrinterInstalled(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('pino-pretty');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function createLogger(global: GlobalSettings): FastifyBaseLogger {
-  const pretty = global.prettyLogs && prettyPrinterInstalled();
-  return pino({
-    level: global.logLevel,
-    redact,
-    transport: pretty ? { target: 'pino-pretty', options: { colorize: true } } : undefined,
-  });
+  const options = { level: global.logLevel, redact };
+  return global.prettyLogs ? pino(options, consoleDestination()) : pino(options);
 }
 
 export interface ServicePlan {
@@ -265,7 +251,7 @@ function listenError(error: unknown, id: string, plan: ServicePlan): unknown {
 const fileErrors = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOSPC']);
 
 /** A file the data directory should hold that cannot be written: said with the setting, not the errno alone. */
-function dataDirError(error: unknown, dataDir: string): unknown {
+export function dataDirError(error: unknown, dataDir: string): unknown {
   const { code, path: file, syscall } = error as NodeJS.ErrnoException;
   const inside = file !== undefined && path.resolve(file).startsWith(path.resolve(dataDir));
   if (!code || !fileErrors.has(code) || !inside) return error;

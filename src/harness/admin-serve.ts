@@ -1,7 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GlobalSettings } from '../config.js';
-import { type AdminService, type RunningAdmin, type StateControl, startAdmin } from './admin.js';
+import {
+  type AdminService,
+  type OperatorCommands,
+  type RunningAdmin,
+  type StateControl,
+  startAdmin,
+} from './admin.js';
 import type { FaultHeaders } from './faults.js';
+import { recordRunningAdmin } from './running.js';
 
 /**
  * Starts the admin page and API beside `backlot serve`'s services, and words its banner lines. With ADMIN_PORT
@@ -13,6 +20,7 @@ export async function serveAdmin(
   global: GlobalSettings,
   logger: FastifyBaseLogger,
   state?: StateControl,
+  commands?: OperatorCommands,
 ): Promise<{ admin?: RunningAdmin; banner: string[] }> {
   const { port, host, token, portSet } = global.admin;
   try {
@@ -20,6 +28,7 @@ export async function serveAdmin(
       services: backlot.services,
       faultHeaders: backlot.faultHeaders,
       state,
+      commands,
       host,
       port,
       token,
@@ -29,6 +38,13 @@ export async function serveAdmin(
     // A generated token is shown once, in the link: its fragment carries the token to the page without sending
     // it to any server (or into any log). The operator's own ADMIN_TOKEN is theirs to know, never printed.
     const generated = admin.token !== undefined && token === undefined;
+    // Operator commands run in another process find this admin through the data directory (harness/running.ts).
+    const forget = recordRunningAdmin(global.dataDir, admin.url, generated ? admin.token : undefined);
+    const close = admin.close;
+    admin.close = async () => {
+      forget();
+      await close();
+    };
     const link = generated ? `${admin.url}#token=${admin.token}` : admin.url;
     const note = generated
       ? 'page and API; keep this link, it holds the admin token'

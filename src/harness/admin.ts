@@ -5,9 +5,9 @@ import { HttpError } from '../platform/errors.js';
 import { createApp } from '../platform/http.js';
 import { parseBearer } from '../platform/request.js';
 import { newToken, safeEqual } from '../platform/secrets.js';
-import type { AppSurface } from '../platform/service.js';
+import { type AppSurface, UsageError } from '../platform/service.js';
 import { checkpointNameRule, isCheckpointName } from './checkpoint-name.js';
-import { type FaultHeaders, ruleFromJson, ruleToJson } from './faults.js';
+import { changedRule, type FaultHeaders, ruleToJson } from './faults.js';
 import type { ServiceHarness } from './service-harness.js';
 import { CheckpointNotFound, type StateControl, StateError } from './state.js';
 
@@ -28,6 +28,8 @@ export interface AdminOptions {
   faultHeaders: FaultHeaders;
   /** Without it, reset and checkpoint routes answer 501. */
   state?: StateControl;
+  /** Runs `backlot <service> <argv…>` in this process (the operator commands); without it, their route answers 501. */
+  commands?: OperatorCommands;
   host: string;
   /** 0: any free port. */
   port: number;
@@ -42,6 +44,9 @@ export interface AdminOptions {
   /** How long a request may take to arrive (default 10 s: a body is 64 KiB at most). */
   requestTimeoutMs?: number;
 }
+
+/** Runs one operator command on this process's data and returns what it prints; UsageError for bad arguments. */
+export type OperatorCommands = (service: string, argv: string[]) => Promise<string>;
 
 export interface RunningAdmin {
   url: string;
@@ -149,6 +154,7 @@ export async function startAdmin(options: AdminOptions): Promise<RunningAdmin> {
           });
         }
         apiRoutes(api, services, faultHeaders, state);
+        commandRoute(api, options.commands);
       },
       { prefix: '/api' },
     );
@@ -177,6 +183,25 @@ function pageRoutes(admin: FastifyInstance) {
   admin.get('/admin-page.css', async (_request, reply) =>
     reply.headers(pageHeaders).type('text/css; charset=utf-8').send(style),
   );
+}
+
+/**
+ * `POST /api/services/:id/commands {"argv": ["token", "create", "--name", "ci"]}` → `{"output": "…"}`: what
+ * `backlot <id> …` prints, run by this process, which holds the data (the command line sends it here).
+ */
+function commandRoute(api: FastifyInstance, commands: OperatorCommands | undefined) {
+  api.post<{ Params: { id: string } }>('/services/:id/commands', async (request) => {
+    if (!commands) throw adminError(501, 'operator commands are not available in this process');
+    const argv = (request.body as { argv?: unknown } | undefined)?.argv;
+    if (!Array.isArray(argv) || argv.some((a) => typeof a !== 'string'))
+      throw adminError(400, 'argv: must be a list of strings (the words after "backlot <service>")');
+    try {
+      return { output: await commands(request.params.id, argv) };
+    } catch (error) {
+      if (error instanceof UsageError) throw adminError(400, error.message);
+      throw error;
+    }
+  });
 }
 
 /** The routes under `/api` (the prefix is the plugin's). */
@@ -240,13 +265,8 @@ function apiRoutes(
   );
   api.put<{ Params: { id: string } }>('/services/:id/faults', async (request) => {
     const { faults } = serviceOf(request.params.id).harness;
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      throw adminError(400, 'the body must be a JSON object: {"delayMs", "errorRate", "errorStatus"}');
-    const unknown = Object.keys(body).find((key) => !['delayMs', 'errorRate', 'errorStatus'].includes(key));
-    if (unknown) throw adminError(400, `${unknown}: unknown field (delayMs, errorRate, errorStatus)`);
     try {
-      faults.rule = ruleFromJson(body as Record<string, unknown>, faults.rule);
+      faults.rule = changedRule(faults.rule, request.body);
     } catch (error) {
       throw adminError(400, (error as Error).message);
     }

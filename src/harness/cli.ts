@@ -14,6 +14,7 @@ import { migrate } from '../platform/migrations.js';
 import { UsageError } from '../platform/service.js';
 import { findService, serviceIds, services } from '../services/index.js';
 import { checkpointNameRule, isCheckpointName } from './checkpoint-name.js';
+import { adminCall, type RunningAdminRecord, runningAdmin } from './running.js';
 import { checkpointSchema } from './sql-state.js';
 import { HarnessState, SEED, StateError, type StatefulService } from './state.js';
 import { stateUsage } from './usage.js';
@@ -21,10 +22,9 @@ import { stateUsage } from './usage.js';
 const usage = `usage:\n${stateUsage.map((l) => `  ${l}`).join('\n')}\nOptions: --data-dir D`;
 
 /**
- * `backlot reset` and `backlot checkpoint ...`, run on the data directory and database themselves: for a backlot
- * that is not running (on the embedded database a running one holds the lock, and the command says to use its
- * admin API or `start()` instead). On PostgreSQL a running server's tables may be reset from here; the list file
- * may not (the running list service holds it and would not see the change).
+ * `backlot reset` and `backlot checkpoint ...`. With a backlot serving the data directory (and its admin on), the
+ * running process does it through its admin API: it holds the embedded database and the list file. Otherwise the
+ * command works on the data directory and database itself.
  */
 export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string[], env: Env) {
   let parsed: ReturnType<typeof parse>;
@@ -60,6 +60,9 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
 
   const global = globalSettings(env, { dataDir: values['data-dir'] });
   const { dataDir } = global;
+  // A running backlot holds the data: it does the work, through its admin API.
+  const running = runningAdmin(dataDir);
+  if (running) return viaAdmin(running, env.ADMIN_TOKEN, action, name, [...new Set(positionals)], dataDir);
   const inDatabase = positionals.length > 0 ? new Set<string>() : await seededInDatabase(global.database);
   const seeded = (id: string) =>
     existsSync(path.join(dataDir, 'checkpoints', SEED, id, 'complete')) || inDatabase.has(id);
@@ -100,12 +103,8 @@ export async function runStateCommand(verb: 'reset' | 'checkpoint', argv: string
       case 'delete':
         await state.deleteCheckpoint(name!);
         return `deleted checkpoint "${name}" of ${list}`;
-      default: {
-        const sizes = await state.checkpointSizes();
-        if (sizes.length === 0) return `no checkpoints in ${dataDir}`;
-        const width = Math.max(...sizes.map((c) => c.name.length));
-        return sizes.map((c) => `${c.name.padEnd(width)}  ${c.bytes} bytes`).join('\n');
-      }
+      default:
+        return listing(await state.checkpointSizes(), dataDir);
     }
   } finally {
     await state.close();
@@ -129,6 +128,55 @@ async function seededInDatabase(settings: Parameters<typeof openDatabase>[0]): P
   } finally {
     await db.close();
   }
+}
+
+type Action = 'reset' | 'save' | 'restore' | 'delete' | 'list';
+
+/** The same command, done by a running backlot (its admin API), printing what the offline command prints. */
+async function viaAdmin(
+  admin: RunningAdminRecord,
+  adminToken: string | undefined,
+  action: Action,
+  name: string | undefined,
+  ids: string[],
+  dataDir: string,
+) {
+  const call = <T>(method: string, route: string, body?: unknown) =>
+    adminCall<T>(admin, adminToken, method, route, body);
+  const services = ids.length > 0 ? { services: ids } : {};
+  const checkpoint = `/checkpoints/${encodeURIComponent(name ?? '')}`;
+  switch (action) {
+    case 'reset': {
+      const { reset } = await call<{ reset: string[] }>('POST', '/reset', services);
+      return `reset ${reset.join(', ')} to the first-start state`;
+    }
+    case 'save': {
+      const saved = await call<{ services: string[] }>('POST', '/checkpoints', { name, ...services });
+      return `saved checkpoint "${name}" of ${saved.services.join(', ')}`;
+    }
+    case 'restore':
+      await call('POST', `${checkpoint}/restore`, services);
+      return `restored checkpoint "${name}"`;
+    case 'delete': {
+      const running = await call<{ services: { id: string }[] }>('GET', '/services');
+      await call('DELETE', checkpoint);
+      const of = ids.length > 0 ? ids : running.services.map((s) => s.id);
+      return `deleted checkpoint "${name}" of ${of.join(', ')}`;
+    }
+    default: {
+      const { checkpoints } = await call<{ checkpoints: { name: string; bytes: number }[] }>(
+        'GET',
+        '/checkpoints',
+      );
+      return listing(checkpoints, dataDir);
+    }
+  }
+}
+
+function listing(sizes: { name: string; bytes: number }[], dataDir: string) {
+  if (sizes.length === 0) return `no checkpoints in ${dataDir}`;
+  const width = Math.max(...sizes.map((c) => c.name.length));
+  return sizes.map((c) => `${c.name.padEnd(width)}  ${c.bytes} bytes`).join('\n');
 }
 
 function parse(argv: string[]) {

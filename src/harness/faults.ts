@@ -83,6 +83,18 @@ export function ruleFromJson(
   };
 }
 
+/**
+ * A change to a running service's rule, as the admin API's PUT and `start().setFaults` take it: any of `delayMs`,
+ * `errorRate`, `errorStatus` (the others kept). Throws ConfigError naming a bad or unknown field.
+ */
+export function changedRule(base: FaultRule, change: unknown): FaultRule {
+  if (!change || typeof change !== 'object' || Array.isArray(change))
+    throw new ConfigError('the change must be an object: {"delayMs", "errorRate", "errorStatus"}');
+  const unknown = Object.keys(change).find((key) => !['delayMs', 'errorRate', 'errorStatus'].includes(key));
+  if (unknown) throw new ConfigError(`${unknown}: unknown field (delayMs, errorRate, errorStatus)`);
+  return ruleFromJson(change as Record<string, unknown>, base);
+}
+
 /** Whether `X-Backlot-Delay` / `X-Backlot-Status` are honoured: one switch for every service of a process. */
 export class FaultHeaders {
   constructor(public enabled = false) {}

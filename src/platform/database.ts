@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
+import { makeDirectory } from './directories.js';
 import { LockHeldError, takeLock } from './lock-file.js';
 
 export interface QueryResult<T> {
@@ -302,7 +303,7 @@ export async function seedFromTemplate(dataDir: string, template = templateDir):
 /** PGlite is single-process: the data directory's lock keeps a second process from opening the same files. */
 async function lockEmbedded(dir: string): Promise<() => void> {
   // The database files are the users' data: readable by this user only, like PostgreSQL's own data directory.
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirectory(dir);
   chmodSync(dir, 0o700);
   try {
     const lock = await takeLock(path.join(dir, 'backlot.lock'));

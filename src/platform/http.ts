@@ -12,6 +12,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type FastifySchemaCompiler,
+  LogController,
 } from 'fastify';
 import { type CorsPolicy, hostAllowed, originAllowed, preflightHeaders } from './cors.js';
 import { isUnavailable } from './database.js';
@@ -19,7 +20,7 @@ import { clientError, HttpError } from './errors.js';
 import { commonHeaders, type FastPath, type FastPathGate, fastServer } from './fast-path.js';
 import { BodyError, parseJsonBody } from './json-body.js';
 import { lazyCompilers, lazyValidatorCompiler } from './lazy-schemas.js';
-import { requestLogSerializer } from './redaction.js';
+import { redactUrl, requestLogSerializer } from './redaction.js';
 import { authScheme, warnOfUntrustedProxy } from './request.js';
 import { requestIdOf } from './request-id.js';
 import type { AppSurface, ErrorInfo } from './service.js';
@@ -139,6 +140,23 @@ const rewriteWith =
   (beforeRouting: (request: IncomingMessage) => string | undefined) => (request: IncomingMessage) =>
     beforeRouting(request) ?? request.url ?? '/';
 
+/** Health probes come every few seconds from orchestrators and the admin page: not worth a line each. */
+const probePaths = new Set(['/healthz', '/readyz']);
+
+/** One line per answered request: method, URL (secret query values redacted), status and milliseconds. */
+function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+  if (!probePaths.has(request.routeOptions.url ?? '')) {
+    const url = redactUrl(request.url);
+    const ms = Math.round(reply.elapsedTime);
+    const status = reply.statusCode;
+    request.log.info(
+      { method: request.method, url, status, ms },
+      `${request.method} ${url} ${status} ${ms} ms`,
+    );
+  }
+  done();
+}
+
 /**
  * The Fastify instance every service runs in: request ids, logging, CORS by the service's policy, the
  * DNS-rebinding Host check, body limits, the service's own error shape for every failure, health and readiness,
@@ -154,6 +172,8 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   const requestTimeout = options.requestTimeout ?? 120_000;
   const app = Fastify({
     loggerInstance: options.logger.child({}, { serializers: { req: requestLogSerializer } }),
+    // Fastify's own two entries per request (with every header) buried the banner: one line is logged below.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     // The incoming x-request-id is vetted in genReqId rather than trusted as is.
@@ -235,6 +255,7 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
     }
     done();
   });
+  if (logsRequests) app.addHook('onResponse', logRequest);
   harness?.install(app, service.docsPath, (request, status, message, code) =>
     answer({ status, message, code, requestId: request.id, route: routeOf(request) }),
   );

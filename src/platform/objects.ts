@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout } from 'node:timers/promises';
 import type { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { makeDirectory } from './directories.js';
 
 /** An S3-compatible bucket (DigitalOcean Spaces, AWS, MinIO, R2, s3rver). */
 export interface S3Settings {
@@ -165,7 +166,7 @@ export class LocalObjectStore implements ObjectStore {
     readonly root: string,
     readonly space: ObjectSpace = objectSpace('profiles'),
   ) {
-    mkdirSync(path.join(root, stagingFolder), { recursive: true, mode: 0o700 });
+    makeDirectory(path.join(root, stagingFolder));
     removeStalePartials(root);
     removeStaleSpools();
   }

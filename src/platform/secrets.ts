@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeDirectory } from './directories.js';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 const ARGON2ID = 2;
@@ -96,7 +97,7 @@ export class GeneratedCredentials {
   remember(service: string, key: string, value: string) {
     const all = this.read();
     all[service] = { ...all[service], [key]: value };
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    makeDirectory(path.dirname(this.file));
     const tmp = `${this.file}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
     chmodSync(tmp, 0o600);

@@ -76,7 +76,7 @@ export BACKLOT_HASH_COST=low
 
 # (a) node:test
 if (cd "$project" && node --test --test-reporter=tap start.test.mjs >"$work/node-test.log" 2>&1); then
-  pass "node:test: start() with two services, checkpoint, restore, reset, credentials, journal ($(grep -c '^ok' "$work/node-test.log") tests)"
+  pass "node:test: start() with two services, checkpoint, restore, reset, credentials, journal, faults changed while running ($(grep -c '^ok' "$work/node-test.log") tests)"
 else
   tail -40 "$work/node-test.log"
   fail "node:test: start() from the installed package"

@@ -45,6 +45,18 @@ describe('backlot from vitest', () => {
     expect(backlot.requests('posts').map((e) => e.path)).toEqual(['/posts/1']);
   });
 
+  it('faults changed while running: posts slowed down, then back to normal', async () => {
+    backlot.setFaults('posts', { delayMs: 300 });
+    expect(backlot.faults('posts')).toEqual({ delayMs: '300', errorRate: 0, errorStatus: 503 });
+    const started = Date.now();
+    expect((await fetch(`${backlot.url('posts')}/posts/1`)).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    backlot.setFaults('posts', { delayMs: 0 });
+    backlot.clearRequests('posts');
+    await fetch(`${backlot.url('posts')}/posts/1`);
+    expect(backlot.requests('posts')[0]?.fault).toBeUndefined();
+  });
+
   it('says which service was not started', () => {
     expect(() => backlot.url('list')).toThrow(/service "list" was not started/);
   });

@@ -58,3 +58,21 @@ test('the generated credentials work, and the journal shows the requests', async
   );
   assert.equal(journal[0].headers.authorization, '[redacted]');
 });
+
+test('faults changed while running: an injected error, then none', async () => {
+  assert.deepEqual(backlot.faults('list'), { delayMs: '0', errorRate: 0, errorStatus: 503 });
+  assert.deepEqual(backlot.setFaults('list', { errorRate: 1, errorStatus: 500 }), {
+    delayMs: '0',
+    errorRate: 1,
+    errorStatus: 500,
+  });
+  const failed = await fetch(`${backlot.url('list')}/list`);
+  assert.equal(failed.status, 500);
+  assert.equal(failed.headers.get('x-backlot-fault'), 'status 500');
+  backlot.setFaults('list', { errorRate: 0 });
+  assert.equal((await fetch(`${backlot.url('list')}/list`)).status, 200);
+  assert.throws(
+    () => backlot.setFaults('list', { errorRate: 3 }),
+    /errorRate: must be a number from 0 to 1, got "3"/,
+  );
+});

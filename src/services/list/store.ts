@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pluralize from 'pluralize';
+import { makeDirectory } from '../../platform/directories.js';
 import { HttpError } from '../../platform/errors.js';
 import { type HeldLock, LockHeldError, takeLock } from '../../platform/lock-file.js';
 
@@ -156,7 +157,7 @@ export class ListStore {
   /** Locks the file, reads it (creating it when missing) and starts watching it for edits by hand. */
   static async open(file: string, options: StoreOptions): Promise<ListStore> {
     const store = new ListStore(file, options);
-    await mkdir(path.dirname(file), { recursive: true });
+    makeDirectory(path.dirname(file), 0o777);
     await store.lock();
     try {
       await store.removeLeftovers();
