@@ -9,7 +9,7 @@ import { domainsMigration } from './resources/domains/migration.js';
 import { firewallsMigration } from './resources/firewalls/migration.js';
 import { customImagesMigration } from './resources/images/migration.js';
 import { loadBalancersMigration } from './resources/load-balancers/migration.js';
-import { projectsMigration } from './resources/projects/migration.js';
+import { projectDomainsMigration, projectsMigration } from './resources/projects/migration.js';
 import { reservedIpsMigration } from './resources/reserved-ips/migration.js';
 import { spacesKeysMigration } from './resources/spaces-keys/migration.js';
 import { volumeSnapshotsMigration } from './resources/volume-snapshots/migration.js';
@@ -138,6 +138,7 @@ export const migrations: Migration[] = [
   reservedIpsMigration,
   destroyRequestsMigration,
   customImagesMigration,
+  projectDomainsMigration,
   // Totals of machine lists are remembered until machines change (platform/list-counts.ts); 9xx: issue 42.
   listVersionMigration('901_list_version', 'machines', ['machines']),
 ];

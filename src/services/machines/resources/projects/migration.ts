@@ -57,3 +57,24 @@ export const projectsMigration: Migration = {
       FOR EACH ROW EXECUTE FUNCTION machines.project_resource_gone('do:volume:', 'id');
   `,
 };
+
+/** Domains and load balancers join projects as the provider's `do:domain:<name>` and `do:loadbalancer:<id>`. */
+export const projectDomainsMigration: Migration = {
+  name: '506_project_domains_load_balancers',
+  sql: `
+    INSERT INTO machines.project_resources (urn, project_id, assigned_at)
+      SELECT r.urn, p.id, now() FROM machines.projects p,
+        (SELECT 'do:domain:' || name AS urn FROM machines.domains
+         UNION ALL SELECT 'do:loadbalancer:' || id FROM machines.load_balancers) r
+      WHERE p.is_default
+      ON CONFLICT (urn) DO NOTHING;
+    CREATE TRIGGER domains_in_project AFTER INSERT ON machines.domains
+      FOR EACH ROW EXECUTE FUNCTION machines.project_resource_made('do:domain:', 'name');
+    CREATE TRIGGER domains_out_of_project AFTER DELETE ON machines.domains
+      FOR EACH ROW EXECUTE FUNCTION machines.project_resource_gone('do:domain:', 'name');
+    CREATE TRIGGER load_balancers_in_project AFTER INSERT ON machines.load_balancers
+      FOR EACH ROW EXECUTE FUNCTION machines.project_resource_made('do:loadbalancer:', 'id');
+    CREATE TRIGGER load_balancers_out_of_project AFTER DELETE ON machines.load_balancers
+      FOR EACH ROW EXECUTE FUNCTION machines.project_resource_gone('do:loadbalancer:', 'id');
+  `,
+};

@@ -8,6 +8,11 @@ const kinds: Record<string, { exists: string; path: string }> = {
   droplet: { exists: 'SELECT 1 FROM machines.machines WHERE id::text = $1', path: 'droplets' },
   volume: { exists: 'SELECT 1 FROM machines.volumes WHERE id::text = $1', path: 'volumes' },
   floatingip: { exists: 'SELECT 1 FROM machines.reserved_ips WHERE ip = $1', path: 'reserved_ips' },
+  domain: { exists: 'SELECT 1 FROM machines.domains WHERE name = $1', path: 'domains' },
+  loadbalancer: {
+    exists: 'SELECT 1 FROM machines.load_balancers WHERE id::text = $1',
+    path: 'load_balancers',
+  },
 };
 
 const urnPattern = /^do:([a-z]+):(.+)$/;
