@@ -271,8 +271,11 @@ export interface FuzzOptions {
   skip?: (op: Operation) => boolean;
   /** Longest a single request may take. */
   maxMs?: number;
-  /** A deliberate 501 the service documents (WordPress's `rest_trash_not_supported`), not a failure. */
-  notImplemented?: (body: unknown) => boolean;
+  /**
+   * A 5xx the service documents on purpose, not a failure: WordPress's 501 `rest_trash_not_supported`, or the 500
+   * `plugins_api_failed` an offline WordPress answers a plugin install with.
+   */
+  deliberate5xx?: (status: number, body: unknown) => boolean;
 }
 
 /**
@@ -297,7 +300,8 @@ export async function fuzzService(options: FuzzOptions) {
       });
       const ms = performance.now() - started;
       const replay = `replay: ${op.method} ${op.path} seed ${fuzzCase.seed} -> ${fuzzCase.method} ${fuzzCase.url.slice(0, 200)}`;
-      const deliberate = res.statusCode === 501 && options.notImplemented?.(JSON.parse(res.body));
+      const deliberate =
+        res.statusCode >= 500 && options.deliberate5xx?.(res.statusCode, JSON.parse(res.body));
       assert.ok(
         res.statusCode < 500 || deliberate,
         `${res.statusCode} ${res.body.slice(0, 300)} (${replay})`,

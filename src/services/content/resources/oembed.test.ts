@@ -18,6 +18,14 @@ const get = (path: string, auth?: string) =>
 const notFound = { code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } };
 
 describe('oEmbed (WordPress 6.1)', () => {
+  test('an address whose last segment is a NUL or a malformed escape names no post: 404, not 500', async () => {
+    for (const url of ['%2500', `${site}/%2500/`, `${site}/%25E0%25A4/`]) {
+      const res = await get(`/embed?url=${url}`);
+      assert.equal(res.statusCode, 404, url);
+      assert.deepEqual(json(res), notFound, url);
+    }
+  });
+
   test('a published page by its permalink: the rich type, sized to maxwidth', async () => {
     const res = await get(`/embed?url=${encodeURIComponent(`${site}/about/`)}&maxwidth=450`);
     assert.equal(res.statusCode, 200);

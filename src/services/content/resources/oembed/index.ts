@@ -51,8 +51,14 @@ async function postOfUrl(store: ContentStore, site: Site, url: string): Promise<
     return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? store.findPost(id) : undefined;
   }
   const path = parsed.pathname.replace(/\/+$/, '');
-  const slug = decodeURIComponent(path.split('/').at(-1) ?? '').toLowerCase();
-  if (!slug) return undefined;
+  let slug: string;
+  try {
+    slug = decodeURIComponent(path.split('/').at(-1) ?? '').toLowerCase();
+  } catch {
+    return undefined; // a malformed escape names no post
+  }
+  // A NUL names no post either, and the database refuses it in text.
+  if (!slug || slug.includes('\0')) return undefined;
   const { rows } = await store.db.query<{ id: number }>(
     `SELECT id FROM content.posts WHERE slug = $1 AND type IN ('post', 'page') ORDER BY id`,
     [slug],
