@@ -1,5 +1,4 @@
 import type { Migration } from '../../platform/database.js';
-import { listVersionMigration } from '../../platform/list-counts.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { typeMigrations } from './migrations-types.js';
 import { blockTypesMigration } from './resources/blocks/migration.js';
@@ -116,6 +115,4 @@ export const migrations: Migration[] = [
     sql: 'ALTER TABLE posts DROP CONSTRAINT posts_author_fkey;',
   },
   blockTypesMigration,
-  // Totals of post lists are remembered until posts or their terms change (platform/list-counts.ts); 9xx: issue 42.
-  listVersionMigration('901_list_version', 'content', ['posts', 'post_terms']),
 ];

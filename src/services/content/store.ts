@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../platform/database.js';
+import { listTotal } from '../../platform/list-counts.js';
 import type { ImageMeta } from './image-meta.js';
 import type { ImageSize } from './image-sizes.js';
-import { ListCounts } from '../../platform/list-counts.js';
 import { likePattern } from './like.js';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
@@ -176,10 +176,7 @@ const postOrder: Record<PostFilter['orderby'], string> = {
 };
 
 export class ContentStore {
-  /** Exact list totals, counted again only after posts or their terms change (see ListCounts). */
-  private readonly postCounts = new ListCounts('content');
   /** Published-post counts per term under one list token (see withTermCounts). */
-  private termCounts: { token?: string; counts: Map<number, number> } = { counts: new Map() };
 
   constructor(readonly db: Database) {}
 
@@ -395,8 +392,8 @@ export class ContentStore {
     if (filter.titleFirst && filter.search)
       order = `(p.title ILIKE ${add(likePattern(filter.search))}) DESC, ${order}`;
     const limit = filter.limit === undefined ? '' : `LIMIT ${add(filter.limit)} OFFSET ${add(filter.offset)}`;
-    const { rows } = await this.db.query<PostRow & { list_token?: unknown }>(
-      `SELECT ${filter.type && filter.type !== 'page' ? nonPageColumns : postColumns}, ${this.postCounts.tokenSql} AS list_token
+    const { rows } = await this.db.query<PostRow>(
+      `SELECT ${filter.type && filter.type !== 'page' ? nonPageColumns : postColumns}
        FROM content.posts p WHERE ${whereSql} ORDER BY ${order} ${limit}`,
       params,
     );
@@ -404,14 +401,8 @@ export class ContentStore {
       rows: rows.length,
       limit: filter.limit,
       offset: filter.offset,
-      token: rows[0]?.list_token,
     };
-    const total = await this.postCounts.total(
-      this.db,
-      `FROM content.posts p WHERE ${whereSql}`,
-      countParams,
-      shape,
-    );
+    const total = await listTotal(this.db, `FROM content.posts p WHERE ${whereSql}`, countParams, shape);
     return { rows, total };
   }
 
@@ -648,8 +639,8 @@ export class ContentStore {
       );
       return { rows, total: total.rows[0]?.n ?? 0 };
     }
-    const { rows } = await this.db.query<TermRow & { list_token?: unknown }>(
-      `SELECT t.*, ${this.postCounts.tokenSql} AS list_token FROM content.terms t
+    const { rows } = await this.db.query<TermRow>(
+      `SELECT t.* FROM content.terms t
        WHERE ${where.join(' AND ')} ORDER BY ${order} ${limit}`,
       params,
     );
@@ -658,36 +649,19 @@ export class ContentStore {
   }
 
   /** Undefined when a term with that slug already exists in the taxonomy. */
-  /**
-   * Fills each term's `count` (its published posts, as WordPress's term_taxonomy.count) from counts remembered
-   * under the posts' list token: they change only with posts and their terms, and counting a category of a large
-   * site on every embed (`_embed` lists each post's terms) grew with the site.
-   */
-  private async withTermCounts(rows: (TermRow & { list_token?: unknown })[]) {
-    const token = rows[0]?.list_token == null ? undefined : String(rows[0].list_token);
-    if (token === undefined || token !== this.termCounts.token)
-      this.termCounts = { token, counts: new Map() };
-    const counts = this.termCounts.counts;
-    const missing = rows.filter((r) => !counts.has(r.id)).map((r) => r.id);
-    if (missing.length) {
-      const { rows: counted } = await this.db.query<{ token: unknown; id: number; n: number }>(
-        `SELECT ${this.postCounts.tokenSql} AS token, ids.id,
-           (SELECT count(*)::int FROM content.post_terms pt JOIN content.posts p ON p.id = pt.post_id
-             WHERE pt.term_id = ids.id AND p.status = 'publish') AS n
-         FROM unnest($1::int[]) AS ids(id)`,
-        [missing],
-      );
-      const sameState = token !== undefined && counted.every((c) => String(c.token) === token);
-      for (const c of counted) {
-        if (sameState) counts.set(c.id, c.n);
-        const row = rows.find((r) => r.id === c.id);
-        if (row) row.count = c.n;
-      }
-    }
-    for (const row of rows) {
-      const n = counts.get(row.id);
-      if (n !== undefined) row.count = n;
-      delete row.list_token;
+  /** Fills each term's `count`: its published posts, as WordPress's term_taxonomy.count. */
+  private async withTermCounts(rows: TermRow[]) {
+    if (rows.length === 0) return;
+    const { rows: counted } = await this.db.query<{ id: number; n: number }>(
+      `SELECT ids.id,
+         (SELECT count(*)::int FROM content.post_terms pt JOIN content.posts p ON p.id = pt.post_id
+           WHERE pt.term_id = ids.id AND p.status = 'publish') AS n
+       FROM unnest($1::int[]) AS ids(id)`,
+      [rows.map((r) => r.id)],
+    );
+    for (const c of counted) {
+      const row = rows.find((r) => r.id === c.id);
+      if (row) row.count = c.n;
     }
   }
 

@@ -1,5 +1,4 @@
 import type { Migration } from '../../platform/database.js';
-import { listVersionMigration } from '../../platform/list-counts.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { alertPoliciesMigration } from './resources/alert-policies/migration.js';
 import { cdnEndpointsMigration } from './resources/cdn-endpoints/migration.js';
@@ -139,6 +138,4 @@ export const migrations: Migration[] = [
   destroyRequestsMigration,
   customImagesMigration,
   projectDomainsMigration,
-  // Totals of machine lists are remembered until machines change (platform/list-counts.ts); 9xx: issue 42.
-  listVersionMigration('901_list_version', 'machines', ['machines']),
 ];

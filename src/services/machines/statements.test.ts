@@ -36,7 +36,7 @@ test('a GET of a first page that is not full is one statement for the guard and 
   assert.equal(res.headers['ratelimit-remaining'], String(5000 - 1));
 });
 
-test('the counters still count every request, and a full page counts its total once per state', async () => {
+test('the counters still count every request; a full page sends the guard, the page and its count', async () => {
   for (let i = 0; i < 3; i++) {
     const created = await sent('/v2/droplets', 'POST', { ...validCreate, name: `web-${i}` });
     assert.equal(created.res.statusCode, 202);
@@ -45,7 +45,7 @@ test('the counters still count every request, and a full page counts its total o
   const b = await sent('/v2/droplets?per_page=2');
   assert.equal(a.res.json().meta.total, 3);
   assert.equal(b.res.json().meta.total, 3);
-  assert.equal(b.statements.length, 2, b.statements.join('\n---\n'));
+  assert.equal(b.statements.length, 3, b.statements.join('\n---\n'));
   const remaining = Number(a.res.headers['ratelimit-remaining']);
   assert.equal(Number(b.res.headers['ratelimit-remaining']), remaining - 1);
   const { rows } = await raw.query<{ n: string }>(

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../../../platform/database.js';
-import { ListCounts } from '../../../../platform/list-counts.js';
+import { listTotal } from '../../../../platform/list-counts.js';
 import { isRowId } from '../../store.js';
 import { type ActionRow, actionColumns } from '../actions/row.js';
 import type { UserImageRow } from '../images/row.js';
@@ -129,9 +129,6 @@ export async function createMachines(
   });
 }
 
-/** Exact list totals, counted again only after machines change; keyed by a token unique to each state. */
-const machineCounts = new ListCounts('machines');
-
 // Tag filters are written as `tags @> ARRAY[tag]`: that form can use the GIN index, `tag = ANY (tags)` cannot.
 export async function listMachines(
   db: Queryable,
@@ -150,13 +147,13 @@ export async function listMachines(
     conditions.push(`lower(m.name) = lower($${params.length})`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const { rows } = await db.query<MachineRow & { list_token?: unknown }>(
-    `SELECT ${machineColumns}, ${machineCounts.tokenSql} AS list_token FROM machines.machines m ${where}
+  const { rows } = await db.query<MachineRow>(
+    `SELECT ${machineColumns} FROM machines.machines m ${where}
      ORDER BY m.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, opts.limit, opts.offset],
   );
-  const page = { rows: rows.length, limit: opts.limit, offset: opts.offset, token: rows[0]?.list_token };
-  const total = await machineCounts.total(db, `FROM machines.machines m ${where}`, params, page);
+  const page = { rows: rows.length, limit: opts.limit, offset: opts.offset };
+  const total = await listTotal(db, `FROM machines.machines m ${where}`, params, page);
   return { rows, total };
 }
 
