@@ -94,6 +94,21 @@ export const PostSchema = Type.Object({
   _embedded: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
+/** The fields every post type's answer starts with, in core's order (blocks and navigation menus add their own). */
+export const postBaseFields = {
+  id: PostSchema.properties.id,
+  date: PostSchema.properties.date,
+  date_gmt: PostSchema.properties.date_gmt,
+  guid: PostSchema.properties.guid,
+  modified: PostSchema.properties.modified,
+  modified_gmt: PostSchema.properties.modified_gmt,
+  password: PostSchema.properties.password,
+  slug: PostSchema.properties.slug,
+  status: PostSchema.properties.status,
+  type: PostSchema.properties.type,
+  link: PostSchema.properties.link,
+};
+
 /** What a delete answers: the item as it was, without links (core sends the data of the item's response). */
 export const deletedSchema = <T extends TObject>(item: T) =>
   Type.Object({ deleted: Type.Boolean(), previous: Type.Omit(item, ['_links']) });

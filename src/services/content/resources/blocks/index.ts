@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { PostKind } from '../../post-write.js';
 import { blockVersion } from '../../post-fields.js';
+import type { PostKind } from '../../post-write.js';
 import { type Context, wpDate } from '../../render.js';
-import { deletedSchema, PostListQuery, PostSchema, PostWriteBody } from '../../schemas.js';
+import { deletedSchema, PostListQuery, PostSchema, PostWriteBody, postBaseFields } from '../../schemas.js';
 import { sharedListFilters } from '../../schemas-posts.js';
 import type { PostRow } from '../../store.js';
 
@@ -21,17 +21,7 @@ const Raw = Type.Object({ raw: Type.String() });
 /** The block controller drops `rendered`: a block's title and content are raw in every context (in core's order). */
 const fields = PostSchema.properties;
 export const BlockSchema = Type.Object({
-  id: fields.id,
-  date: fields.date,
-  date_gmt: fields.date_gmt,
-  guid: fields.guid,
-  modified: fields.modified,
-  modified_gmt: fields.modified_gmt,
-  password: fields.password,
-  slug: fields.slug,
-  status: fields.status,
-  type: fields.type,
-  link: fields.link,
+  ...postBaseFields,
   // Embed context: neither raw nor rendered, so core's empty PHP array.
   title: Type.Union([Raw, Type.Array(Type.Never())]),
   content: Type.Optional(

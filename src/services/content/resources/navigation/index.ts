@@ -3,7 +3,7 @@ import { blockVersion } from '../../post-fields.js';
 import type { PostKind } from '../../post-write.js';
 import { type Context, wpDate } from '../../render.js';
 import { stripBlockComments, texturize } from '../../render-text.js';
-import { deletedSchema, PostSchema } from '../../schemas.js';
+import { deletedSchema, PostSchema, postBaseFields } from '../../schemas.js';
 import type { ContentStore, PostRow } from '../../store.js';
 import { BlocksListQuery, BlockWriteBody } from '../blocks/index.js';
 
@@ -17,17 +17,7 @@ export const navigationKind: PostKind = { type: 'wp_navigation', rest: 'navigati
 const fields = PostSchema.properties;
 /** wp_navigation supports title, editor and revisions: the posts' fields less author, excerpt, comments, terms. */
 export const NavigationSchema = Type.Object({
-  id: fields.id,
-  date: fields.date,
-  date_gmt: fields.date_gmt,
-  guid: fields.guid,
-  modified: fields.modified,
-  modified_gmt: fields.modified_gmt,
-  password: fields.password,
-  slug: fields.slug,
-  status: fields.status,
-  type: fields.type,
-  link: fields.link,
+  ...postBaseFields,
   title: fields.title,
   content: Type.Optional(fields.content),
   template: Type.Optional(fields.template),
