@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, type ContentTest, json, startContent } from '../content.js';
+import { testClock } from '../clock.js';
+import { api, type ContentTest, ids, json, startContent } from '../content.js';
 
 // Requests that race on one process (issue 41, item 7): each answer is one WordPress gives, never a 500.
 
@@ -73,4 +74,50 @@ test('identical comments sent at once: one is stored, the others are 409 comment
     `SELECT count(*)::int AS n FROM content.comments WHERE content = 'Same words, sent ten times at once.'`,
   );
   assert.equal(rows[0].n, 1);
+});
+
+test('different comments from one author sent at once to two processes: one is stored, the others are 400 comment_flood', async () => {
+  // Two processes on one database, reading one test clock: the flood window is the clock's, not the database's.
+  const clock = testClock();
+  const processes = [await startContent({ db: t.db, clock }), await startContent({ db: t.db, clock })];
+  try {
+    const sent = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        processes[i % 2].app.inject({
+          method: 'POST',
+          url: `${api}/comments`,
+          headers: { authorization: processes[i % 2].auth.author },
+          payload: { post: 1 + (i % 3), content: `Flood ${i}: a different comment each time.` },
+        }),
+      ),
+    );
+    const statuses = sent.map((r) => r.statusCode).sort();
+    assert.deepEqual(statuses, [201, ...Array(9).fill(400)]);
+    for (const res of sent.filter((r) => r.statusCode === 400))
+      assert.deepEqual(json(res), {
+        code: 'comment_flood',
+        message: 'You are posting comments too quickly. Slow down.',
+        data: { status: 400 },
+      });
+    const stored = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM content.comments WHERE author = $1 AND content LIKE 'Flood %'`,
+      [ids.author],
+    );
+    assert.equal(stored.rows[0].n, 1);
+    // 14 s on the clock is still a flood; at 15 s the author may comment again.
+    const next = (process: ContentTest, content: string) =>
+      process.app.inject({
+        method: 'POST',
+        url: `${api}/comments`,
+        headers: { authorization: process.auth.author },
+        payload: { post: 1, content },
+      });
+    clock.advance(14_000);
+    assert.equal((await next(processes[1], 'Flood, 14 s later')).statusCode, 400);
+    clock.advance(1_000);
+    assert.equal((await next(processes[1], 'Flood, 15 s later')).statusCode, 201);
+  } finally {
+    await t.db.query(`DELETE FROM content.comments WHERE content LIKE 'Flood%'`);
+    for (const process of processes) await process.close();
+  }
 });

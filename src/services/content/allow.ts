@@ -1,7 +1,6 @@
 import { can, canOnPost, canRead } from './capabilities.js';
-import { commentAllowed, commentsAllowed } from './comment-allow.js';
 import { validId } from './http.js';
-import { allowedByChecks, resourceRoute } from './resources/contract.js';
+import { allowedByChecks, type Check, resourceRoute } from './resources/contract.js';
 import { resources } from './resources/index.js';
 import type { RouteSpec } from './route-spec.js';
 import { taxonomyReadable } from './site-routes.js';
@@ -51,10 +50,11 @@ export async function allowedMethods(
   me: UserRow | undefined,
   context = 'view',
   query: Record<string, unknown> = {},
+  sent: Pick<Check, 'method' | 'body'> = { method: 'OPTIONS', body: {} },
 ) {
   // Resources on the contract answer with the very checks their routes run.
   const route = resourceRoute(resources, spec.path);
-  if (route) return allowedByChecks(route, { store, me, params, query, context });
+  if (route) return allowedByChecks(route, { store, me, params, query, context, ...sent });
   const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
   const id = Number(params.id);
   const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
@@ -96,14 +96,6 @@ export async function allowedMethods(
     case '/wp/v2/media':
       allowed = (m) => (m === 'GET' ? listable('edit_posts') : can(me, 'upload_files'));
       break;
-    case '/wp/v2/comments':
-      return commentsAllowed(store, me, context, query);
-    case '/wp/v2/comments/(?P<id>[\\d]+)': {
-      const check = await commentAllowed(store, me, id, context, query);
-      if (!check) return [];
-      allowed = check;
-      break;
-    }
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/pages/(?P<parent>[\\d]+)/revisions':
     case '/wp/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)':

@@ -1,8 +1,7 @@
-import { CommentListQuery, CommentWriteBody } from './comment-schemas.js';
 import { MediaFields, MediaListQuery } from './media-schemas.js';
-import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import { BlockSchema, BlocksListQuery, BlockWriteBody } from './resources/blocks/index.js';
 import { NavigationSchema } from './resources/navigation/index.js';
+import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
 import { ForceQuery, ItemQuery } from './schemas.js';
 import { PageSchema, PagesListQuery, PageWriteBody, PostItemQuery } from './schemas-posts.js';
 
@@ -44,25 +43,6 @@ const mediaSchema = objectSchema('attachment', {
   media_details: 'object',
   post: 'integer',
   source_url: 'string',
-});
-const commentSchema = objectSchema('comment', {
-  id: 'integer',
-  author: 'integer',
-  author_email: 'string',
-  author_ip: 'string',
-  author_name: 'string',
-  author_url: 'string',
-  author_user_agent: 'string',
-  content: 'object',
-  date: 'string',
-  date_gmt: 'string',
-  link: 'string',
-  parent: 'integer',
-  post: 'integer',
-  status: 'string',
-  type: 'string',
-  author_avatar_urls: 'object',
-  meta: 'object',
 });
 const revisionSchema = (type: string) =>
   objectSchema(`${type}-revision`, {
@@ -116,7 +96,7 @@ function revisionSpecs(rest: 'posts' | 'pages' | 'blocks' | 'navigation', type: 
   ];
 }
 
-/** Pages, media, comments and revisions: the index lists them and `OPTIONS` describes them. */
+/** Pages, media and revisions: the index lists them and `OPTIONS` describes them. */
 export function contentRouteSpecs(): RouteSpec[] {
   const page = itemSchema('page', PageSchema);
   const block = itemSchema('wp_block', BlockSchema);
@@ -200,25 +180,6 @@ export function contentRouteSpecs(): RouteSpec[] {
         { methods: ['GET'], args: itemArgs() },
         { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(MediaFields) } },
         { methods: ['DELETE'], args: deleteArgs() },
-      ],
-    },
-    {
-      path: '/wp/v2/comments',
-      linked: true,
-      schema: commentSchema,
-      endpoints: [
-        { methods: ['GET'], args: argsOf(CommentListQuery) },
-        { methods: ['POST'], args: argsOf(CommentWriteBody) },
-      ],
-    },
-    {
-      path: '/wp/v2/comments/(?P<id>[\\d]+)',
-      linked: false,
-      schema: commentSchema,
-      endpoints: [
-        { methods: ['GET'], args: { ...itemArgs(), password: { type: 'string', required: false } } },
-        { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(CommentWriteBody) } },
-        { methods: ['DELETE'], args: { ...deleteArgs(), password: { type: 'string', required: false } } },
       ],
     },
   ];

@@ -33,8 +33,8 @@ const reassignArg = {
 };
 
 /**
- * Every wp/v2 route: posts and users here, pages, media, comments and revisions (content-specs.ts), the
- * resources on the contract (resources/index.ts), then the site's other routes (site-specs.ts).
+ * Every wp/v2 route: posts and users here, pages, media and revisions (content-specs.ts), the resources on
+ * the contract (resources/index.ts), then the site's other routes (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
   described ??= [

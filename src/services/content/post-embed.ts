@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { can, canRead } from './capabilities.js';
-import { renderComment } from './comment-render.js';
 import { type EmbedRels, embeddableRels, wants } from './embed-param.js';
 import { caller, siteOf } from './http.js';
 import { renderMedia } from './media-render.js';
 import { attachmentLink } from './post-fields.js';
 import { renderPost, renderTerm, renderUser } from './render.js';
+import { renderComment } from './resources/comments/render.js';
+import { type CommentRow, CommentStore } from './resources/comments/store.js';
 import type { ContentStore, PostRow, TermRow, UserRow } from './store.js';
-import { type CommentRow, CommentStore } from './store-comments.js';
 
 export interface Embedded {
   rels: EmbedRels;

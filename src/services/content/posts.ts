@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { can, canOnPost, canRead, editContextAllows } from './capabilities.js';
-import { commentRoutes } from './comments.js';
 import { embeddedByRoute } from './embed-links.js';
 import { linksWanted, parseEmbed, pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
@@ -36,8 +35,8 @@ import {
   NavigationSchema,
   NavigationWriteBody,
   navigationKind,
-  renderNavigation,
   navigationRenderer,
+  renderNavigation,
 } from './resources/navigation/index.js';
 import { revisionRoutes } from './revisions.js';
 import {
@@ -349,7 +348,7 @@ export function postTypeRoutes(store: ContentStore, kind: PostKind): FastifyPlug
   };
 }
 
-/** Posts, pages, their revisions, media and comments (routes.ts registers this one plugin). */
+/** Posts, pages, their revisions and media (routes.ts registers this one plugin). */
 export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPluginAsync {
   return async (app) => {
     await app.register(postTypeRoutes(store, postKind));
@@ -361,6 +360,5 @@ export function postRoutes(store: ContentStore, files: MediaFiles): FastifyPlugi
     await app.register(postTypeRoutes(store, navigationKind));
     await app.register(revisionRoutes(store, 'wp_navigation'));
     await app.register(mediaRoutes(store, files));
-    await app.register(commentRoutes(store));
   };
 }

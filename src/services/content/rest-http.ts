@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflightHeaders } from '../../platform/cors.js';
 import { allowedMethods, type Matched } from './allow.js';
-import { commentParams } from './comment-allow.js';
 import { allRouteSpecs, indexSpec, namespaceOf } from './discovery.js';
 import { noRoute, restError } from './errors.js';
 import { caller, siteOf } from './http.js';
@@ -173,15 +172,18 @@ export function installRestHttp(app: FastifyInstance, store: ContentStore) {
     const serverError = reply.statusCode >= 500 && reply.statusCode !== 501;
     if (matched && reply.getHeader('allow') === undefined && !serverError) {
       let query = (request.query ?? {}) as Record<string, unknown>;
-      // Comments' checks read the body and the collection's defaults too (post, status, author…).
-      if (matched.spec.path.startsWith('/wp/v2/comments'))
-        query = commentParams(request.method, query, request.body);
+      const sent = request.body;
+      const body =
+        sent && typeof sent === 'object' && !Buffer.isBuffer(sent) && !Array.isArray(sent)
+          ? (sent as Record<string, unknown>)
+          : {};
       // A write's `password` is the request's, as core's params put the JSON body first (GET's check reads it).
-      const sent = request.body as Record<string, unknown> | undefined;
-      if (sent && typeof sent === 'object' && !Buffer.isBuffer(sent) && typeof sent.password === 'string')
-        query = { ...query, password: sent.password };
+      if (typeof body.password === 'string') query = { ...query, password: body.password };
       const context = contextOf(request, reply);
-      const methods = await allowedMethods(store, matched, caller(request), context, query).catch(() => []);
+      const methods = await allowedMethods(store, matched, caller(request), context, query, {
+        method: request.method,
+        body,
+      }).catch(() => []);
       if (methods.length) reply.header('allow', methods.join(', '));
     }
     if (typeof payload !== 'string') return payload;

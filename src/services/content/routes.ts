@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { acceptForms, acceptMultipartFields } from '../../platform/body-types.js';
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
+import type { Clock } from '../../platform/service.js';
 import { allowedMethods } from './allow.js';
 import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
@@ -93,7 +94,12 @@ function findNul(value: unknown, name = ''): string | undefined {
   return undefined;
 }
 
-function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFiles): FastifyPluginAsync {
+function wpJson(
+  store: ContentStore,
+  settings: ContentSettings,
+  files: MediaFiles,
+  clock: Clock,
+): FastifyPluginAsync {
   return async (app) => {
     // Method overrides, `?rest_route=` and differently cased routes were handled before routing (beforeRestRouting).
     app.addHook('preValidation', async (request) => {
@@ -129,11 +135,16 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
     await app.register(optionRoutes(store.db, settings));
     await app.register(searchRoutes(store.db));
     await app.register(
-      resourceRoutes(store, resources, {
-        match: matchRoute,
-        allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
-        siteName: async (site) => String((await siteOptions(store.db, settings, site.url)).title),
-      }),
+      resourceRoutes(
+        store,
+        resources,
+        {
+          match: matchRoute,
+          allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
+          siteName: async (site) => String((await siteOptions(store.db, settings, site.url)).title),
+        },
+        clock,
+      ),
     );
   };
 }
@@ -177,7 +188,7 @@ export function contentRoutes(
       const user = await authenticate(store, limiter, request).catch(() => undefined);
       if (user) setCaller(request, user);
     });
-    await app.register(wpJson(store, settings, files));
+    await app.register(wpJson(store, settings, files, limiter.clock));
     await app.register(settingsRoutes(store));
     await app.register(siteRootRoutes(async () => String((await siteOptions(store.db, settings, '')).title)));
   };

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
+import type { Clock } from '../../../platform/service.js';
 import { noRoute } from '../errors.js';
 import { caller, siteOf } from '../http.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
@@ -24,6 +25,12 @@ export interface Check {
   query: Record<string, unknown>;
   /** `view`, `embed` or `edit`; Allow passes `edit` after a successful write, as core's handlers set it. */
   context: string;
+  /**
+   * The request's method and body parameters (`{}` without a body): core's checks read `$request`, the body over
+   * the query (comments'), and Allow runs every endpoint's check with the one request.
+   */
+  method: string;
+  body: Record<string, unknown>;
 }
 
 /** A route of content's REST index that a path matched, with what its pattern captured. */
@@ -47,13 +54,14 @@ export interface RestRouter {
   siteName(site: Site): Promise<string>;
 }
 
-/** A handler's call: the check's view plus the parsed body, the site's addresses and the reply (for headers). */
+/** A handler's call: the check's view plus the site's addresses, the reply (for headers) and the clock. */
 export interface Call extends Check {
-  body: Record<string, unknown>;
   site: Site;
   request: FastifyRequest;
   reply: FastifyReply;
   rest: RestRouter;
+  /** The service's clock (`ServiceContext.clock`): time windows read it, never SQL's `now()`. */
+  clock: Clock;
 }
 
 export interface Endpoint {
@@ -66,6 +74,8 @@ export interface Endpoint {
   status?: number;
   /** Arguments the index lists when they are not the query's or body's (WordPress's own replace them anyway). */
   args?: Record<string, unknown>;
+  /** Runs before validation: WordPress's coercions a schema cannot say (`post=1,2` as a list). */
+  prepare?(request: FastifyRequest): void;
   /** Throws the refusal (an HttpError: 401/403, or 404 for an item that is not there); passes otherwise. */
   check(check: Check): Promise<void> | void;
   handle(call: Call): Promise<unknown>;
@@ -114,9 +124,7 @@ export function fastifyUrl(path: string): string {
     }
     const pattern = url.slice(at + `(?P<${name}>`.length, end);
     // `[\d]` as `\d`, the very regex of the older routes' ids beside them (one router node per pattern).
-    const param = /[()/]/.test(pattern)
-      ? `:${name}`
-      : `:${name}(^${pattern.replaceAll('[\\d]', '\\d')}$)`;
+    const param = /[()/]/.test(pattern) ? `:${name}` : `:${name}(^${pattern.replaceAll('[\\d]', '\\d')}$)`;
     url = `${url.slice(0, at)}${param}${url.slice(end + 1)}`;
   }
   return `/wp-json${url}`;
@@ -185,6 +193,7 @@ export function resourceRoutes(
   store: ContentStore,
   resources: readonly Resource[],
   rest: RestRouter,
+  clock: Clock,
 ): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -210,6 +219,7 @@ export function resourceRoutes(
               ...(endpoint.body ? { body: endpoint.body } : {}),
               response: responses(endpoint.response, endpoint.status ?? 200),
             },
+            ...(endpoint.prepare ? { preValidation: async (request) => endpoint.prepare?.(request) } : {}),
             handler: async (request, reply) => {
               const query = (request.query ?? {}) as Record<string, unknown>;
               const params = textParams(request.params);
@@ -225,11 +235,12 @@ export function resourceRoutes(
                 params,
                 query,
                 context: typeof query.context === 'string' ? query.context : 'view',
+                method: request.method,
+                body: (request.body ?? {}) as Record<string, unknown>,
               };
               await endpoint.check(check);
-              const body = (request.body ?? {}) as Record<string, unknown>;
               if (endpoint.status) reply.status(endpoint.status);
-              return endpoint.handle({ ...check, body, site: siteOf(request), request, reply, rest });
+              return endpoint.handle({ ...check, site: siteOf(request), request, reply, rest, clock });
             },
           });
   };

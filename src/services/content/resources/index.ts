@@ -2,6 +2,7 @@ import { blockAutosaves, navigationAutosaves, pageAutosaves, postAutosaves } fro
 import { batchResource } from './batch/index.js';
 import { blockTypesResource } from './block-types/index.js';
 import { categoriesResource } from './categories/index.js';
+import { commentsResource } from './comments/index.js';
 import type { Resource } from './contract.js';
 import { menuItemsResource } from './menu-items/index.js';
 import { menuLocationsResource } from './menu-locations/index.js';
@@ -13,6 +14,7 @@ import { themesResource } from './themes/index.js';
 
 /** content's resources built on the contract (contract.ts): each one folder and one line here. */
 export const resources: readonly Resource[] = [
+  commentsResource,
   categoriesResource,
   tagsResource,
   menuItemsResource,

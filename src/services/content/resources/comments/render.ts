@@ -1,7 +1,7 @@
-import { avatarUrl, type Context, renderHtml, restBase, wpDate } from './render.js';
-import { texturize } from './render-text.js';
-import type { Site } from './site.js';
-import type { CommentRow } from './store-comments.js';
+import { avatarUrl, type Context, renderHtml, restBase, wpDate } from '../../render.js';
+import { texturize } from '../../render-text.js';
+import type { Site } from '../../site.js';
+import type { CommentRow } from './store.js';
 
 const restStatus = (status: string) => (status === 'approved' ? 'approved' : status);
 

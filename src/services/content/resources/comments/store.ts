@@ -1,5 +1,5 @@
-import type { Database } from '../../platform/database.js';
-import { likePattern } from './like.js';
+import type { Database } from '../../../../platform/database.js';
+import { likePattern } from '../../like.js';
 
 export type CommentStatus = 'approved' | 'hold' | 'spam' | 'trash';
 
@@ -26,6 +26,18 @@ export interface CommentRow {
   post_type: string;
   has_children: boolean;
 }
+
+/** A comment's stored columns (the rest of CommentRow is joined or derived). */
+export type CommentFields = Partial<
+  Omit<CommentRow, 'id' | 'avatar_email' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>
+>;
+export type NewComment = CommentFields & {
+  post: number;
+  parent: number;
+  author: number;
+  author_email: string;
+  content: string;
+};
 
 export interface CommentFilter {
   statuses: CommentStatus[];
@@ -130,82 +142,60 @@ export class CommentStore {
     return rows.length > 0;
   }
 
-  /**
-   * wp_check_comment_flood's query: when, in the last hour, this user (a visitor: this IP) or this e-mail last
-   * commented.
-   */
-  async lastCommentAt(by: { user: number } | { ip: string }, email: string): Promise<Date | undefined> {
-    const [column, value] = 'user' in by ? ['author', by.user] : ['author_ip', by.ip];
-    const { rows } = await this.db.query<{ date: Date }>(
-      `SELECT date FROM content.comments WHERE date >= now() - interval '1 hour'
-       AND (${column} = $1 OR lower(author_email) = lower($2)) ORDER BY date DESC LIMIT 1`,
-      [value, email],
-    );
-    return rows[0] ? new Date(rows[0].date) : undefined;
-  }
-
-  async duplicate(post: number, parent: number, email: string, content: string) {
-    const { rows } = await this.db.query(
-      `SELECT 1 FROM content.comments WHERE post = $1 AND parent = $2 AND lower(author_email) = lower($3)
-       AND content = $4 AND status <> 'trash' LIMIT 1`,
-      [post, parent, email, content],
-    );
-    return rows.length > 0;
-  }
-
-  async save(
-    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>>,
-    id?: number,
-  ) {
+  /** Changes the given fields of a stored comment. */
+  async save(fields: CommentFields, id: number) {
     const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-    let commentId = id;
-    if (commentId === undefined) {
-      const { rows } = await this.db.query<{ id: number }>(
+    if (entries.length)
+      await this.db.query(
+        `UPDATE content.comments SET ${entries.map(([k], i) => `${k} = $${i + 2}`).join(', ')} WHERE id = $1`,
+        [id, ...entries.map(([, v]) => v)],
+      );
+    return (await this.find(id)) as CommentRow;
+  }
+
+  /**
+   * A new comment, unless WordPress's wp_allow_comment refuses it: an identical comment (same post, parent, e-mail
+   * and content, not trashed) is a `duplicate`; with `flood`, a comment less than 15 whole seconds after that
+   * user's or that e-mail's last one (in the hour before `now`) is a `flood`. Both are decided under transaction
+   * locks on the author, the e-mail and the post with the e-mail, so comments sent at once, by any process on the
+   * database, take turns: the first is stored and the others find it (WordPress checks, then inserts, and may store
+   * them all). Times are the service clock's (`now`), never SQL's; `now` is also the date of a comment given none.
+   */
+  async create(
+    fields: NewComment,
+    { now, flood }: { now: Date; flood: boolean },
+  ): Promise<CommentRow | 'duplicate' | 'flood'> {
+    const row = { ...fields, date: fields.date ?? now };
+    const entries = Object.entries(row).filter(([, v]) => v !== undefined);
+    const outcome = await this.db.transaction(async (tx) => {
+      // Always in this order (author, e-mail, post and e-mail), so two comments never wait on each other's lock.
+      const locks = flood ? [`author ${row.author}`, `email ${row.author_email.toLowerCase()}`] : [];
+      locks.push(`${row.post} ${row.author_email.toLowerCase()}`);
+      for (const key of locks)
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot comment ' || $1))`, [key]);
+      const duplicate = await tx.query(
+        `SELECT 1 FROM content.comments WHERE post = $1 AND parent = $2 AND lower(author_email) = lower($3)
+         AND content = $4 AND status <> 'trash' LIMIT 1`,
+        [row.post, row.parent, row.author_email, row.content],
+      );
+      if (duplicate.rows.length) return 'duplicate' as const;
+      if (flood) {
+        const last = await tx.query<{ date: Date }>(
+          `SELECT date FROM content.comments WHERE date >= $1::timestamptz - interval '1 hour'
+           AND (author = $2 OR lower(author_email) = lower($3)) ORDER BY date DESC LIMIT 1`,
+          [now, row.author, row.author_email],
+        );
+        const seconds = (date: Date) => Math.floor(new Date(date).getTime() / 1000);
+        if (last.rows[0] && seconds(now) - seconds(last.rows[0].date) < 15) return 'flood' as const;
+      }
+      const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO content.comments (${entries.map(([k]) => k).join(', ')})
          VALUES (${entries.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
         entries.map(([, v]) => v),
       );
-      commentId = rows[0]?.id as number;
-    } else if (entries.length) {
-      await this.db.query(
-        `UPDATE content.comments SET ${entries.map(([k], i) => `${k} = $${i + 2}`).join(', ')} WHERE id = $1`,
-        [commentId, ...entries.map(([, v]) => v)],
-      );
-    }
-    return (await this.find(commentId)) as CommentRow;
-  }
-
-  /**
-   * A new comment, unless an identical one (the `duplicate` rule) is stored first: identical comments sent at once
-   * take turns on a lock per post and e-mail, so one is stored and the others find it (WordPress checks, then
-   * inserts, and may store both). Undefined for a duplicate.
-   */
-  async createUnlessDuplicate(
-    fields: Partial<Omit<CommentRow, 'id' | 'post_slug' | 'post_status' | 'post_type' | 'has_children'>> & {
-      post: number;
-      parent: number;
-      author_email: string;
-      content: string;
-    },
-  ): Promise<CommentRow | undefined> {
-    const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-    const n = entries.length;
-    const id = await this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('backlot comment ' || $1 || ' ' || lower($2)))`, [
-        fields.post,
-        fields.author_email,
-      ]);
-      const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO content.comments (${entries.map(([k]) => k).join(', ')})
-         SELECT ${entries.map((_, i) => `$${i + 1}`).join(', ')}
-          WHERE NOT EXISTS (SELECT 1 FROM content.comments WHERE post = $${n + 1} AND parent = $${n + 2}
-                              AND lower(author_email) = lower($${n + 3}) AND content = $${n + 4} AND status <> 'trash')
-         RETURNING id`,
-        [...entries.map(([, v]) => v), fields.post, fields.parent, fields.author_email, fields.content],
-      );
-      return rows[0]?.id;
+      return rows[0]?.id as number;
     });
-    return id === undefined ? undefined : this.find(id);
+    return typeof outcome === 'number' ? ((await this.find(outcome)) as CommentRow) : outcome;
   }
 
   /** Deleting a comment for good re-attaches its replies to its parent, as wp_delete_comment does. */

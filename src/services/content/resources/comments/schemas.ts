@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ContextEnum, StringEnum } from './schemas.js';
-import type { CommentStatus } from './store-comments.js';
+import { ContextEnum, StringEnum } from '../../schemas.js';
+import type { CommentStatus } from './store.js';
 
 const Int = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const IdList = Type.Array(Int);
@@ -59,3 +59,31 @@ export const CommentWriteBody = Type.Object({
 });
 export const CommentSchema = Type.Object({}, { additionalProperties: true });
 export const text = (v: string | { raw: string } | undefined) => (typeof v === 'object' ? v.raw : v);
+
+/** The item schema `OPTIONS` answers, in core's form (wordpress-routes.json's recorded one replaces it). */
+export const commentItemSchema = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'comment',
+  type: 'object',
+  properties: Object.fromEntries(
+    Object.entries({
+      id: 'integer',
+      author: 'integer',
+      author_email: 'string',
+      author_ip: 'string',
+      author_name: 'string',
+      author_url: 'string',
+      author_user_agent: 'string',
+      content: 'object',
+      date: 'string',
+      date_gmt: 'string',
+      link: 'string',
+      parent: 'integer',
+      post: 'integer',
+      status: 'string',
+      type: 'string',
+      author_avatar_urls: 'object',
+      meta: 'object',
+    }).map(([name, type]) => [name, { type }]),
+  ),
+};
