@@ -22,15 +22,16 @@ import { changedFields, newComment } from './write.js';
 
 const comments = (check: Check) => new CommentStore(check.store.db);
 
-const render = (call: Call, comment: CommentRow, context: Context, collection = false) => {
-  const fields = fieldList(call.query._fields as string | undefined);
-  const body = renderComment(comment, call.site, context) as Record<string, unknown>;
-  return pickItemFields(call.request, body, fields, collection);
-};
+const render = (call: Call, comment: CommentRow, context: Context) =>
+  renderComment(comment, call.site, context) as Record<string, unknown>;
 
-/** `_fields` answers are serialized as they are (the item schema is open). */
-const sendFieldsOf = (call: Call) =>
-  sendFields(call.reply, fieldList(call.query._fields as string | undefined));
+/** A read's answer with only the `_fields` asked for (serialized as they are: the item schema is open). */
+function readFields(call: Call) {
+  const fields = fieldList(call.query._fields as string | undefined);
+  sendFields(call.reply, fields);
+  return (body: Record<string, unknown>, collection = false) =>
+    pickItemFields(call.request, body, fields, collection);
+}
 
 /** WordPress's list parameters (`post=1,2`) and its integer strings in form bodies (`post=1`). */
 function prepare(request: FastifyRequest) {
@@ -43,9 +44,9 @@ async function list(call: Call) {
   const { rows, total } = await comments(call).list(listFilter(q, call.me));
   const perPage = q.per_page ?? 10;
   paginate(call.request, call.reply, total, q.page ?? 1, Math.ceil(total / perPage));
-  sendFieldsOf(call);
+  const picked = readFields(call);
   const opened = await openedComments(rows, q, call.me, (id) => call.store.findPost(id));
-  return opened.map((c) => render(call, c, call.context as Context, true));
+  return opened.map((c) => picked(render(call, c, call.context as Context), true));
 }
 
 const duplicate = () =>
@@ -71,8 +72,7 @@ async function create(call: Call) {
 
 async function read(call: Call) {
   const comment = await findComment(call);
-  sendFieldsOf(call);
-  return render(call, comment, call.context as Context);
+  return readFields(call)(render(call, comment, call.context as Context));
 }
 
 async function update(call: Call) {
