@@ -90,6 +90,35 @@ describe('comments', () => {
     assert.equal((await get(`${api}/comments?context=edit`, t.auth.author)).statusCode, 403);
   });
 
+  test('a post’s author edits its comments but reads them in edit context only as a moderator, as core; Allow says the same', async () => {
+    const post = json(
+      await send('POST', `${api}/posts`, t.auth.author, { title: 'Open to comments', status: 'publish' }),
+    );
+    const made = await send('POST', `${api}/comments`, t.auth.editor, {
+      post: post.id,
+      content: 'From an editor',
+    });
+    assert.equal(made.statusCode, 201);
+    const url = `${api}/comments/${json(made).id}`;
+    const edit = await get(`${url}?context=edit`, t.auth.author);
+    assert.equal(edit.statusCode, 403);
+    assert.deepEqual(json(edit), {
+      code: 'rest_forbidden_context',
+      message: 'Sorry, you are not allowed to edit comments.',
+      data: { status: 403 },
+    });
+    assert.equal(edit.headers.allow, 'POST, PUT, PATCH, DELETE');
+    const view = await get(url, t.auth.author);
+    assert.equal(view.statusCode, 200);
+    assert.equal(view.headers.allow, 'GET, POST, PUT, PATCH, DELETE');
+    // After a write the context is edit, so GET leaves Allow: the same check the read route runs.
+    const edited = await send('POST', url, t.auth.author, { content: 'Edited by the post’s author' });
+    assert.equal(edited.statusCode, 200);
+    assert.equal(json(edited).content.raw, 'Edited by the post’s author');
+    assert.equal(edited.headers.allow, 'POST, PUT, PATCH, DELETE');
+    assert.equal((await send('DELETE', `${api}/posts/${post.id}?force=true`, t.auth.admin)).statusCode, 200);
+  });
+
   test('posting needs a login; new commenters wait for moderation, moderators do not', async () => {
     const anonymous = await send('POST', `${api}/comments`, undefined, {
       post: 1,
