@@ -42,7 +42,8 @@ const typeOfRoute = (path: string) =>
  * Core runs each check with the request as it ends: `context` is `edit` after a successful write (the handler
  * sets it), so a caller who may write but not read in edit context loses GET; after a delete the item is gone,
  * and so are its methods. Routes of other areas that do not say otherwise allow GET to anyone and writes to
- * whoever may edit posts.
+ * whoever may edit posts. `sent` is the request's method and body, which the contract's checks read as core's
+ * read `$request` (an OPTIONS request or a batch's refusal has neither).
  */
 export async function allowedMethods(
   store: ContentStore,
