@@ -3,7 +3,6 @@ import { acceptForms, acceptMultipartFields } from '../../platform/body-types.js
 import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import { allowedMethods } from './allow.js';
-import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { embedLinkedResources } from './embed-links.js';
@@ -21,8 +20,6 @@ import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
 import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
-import { userWriteRoutes } from './user-writes.js';
-import { userRoutes } from './users.js';
 
 /** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
 const listParams = new Set([
@@ -122,14 +119,11 @@ function wpJson(store: ContentStore, settings: ContentSettings, files: MediaFile
 
     await app.register(discoveryRoutes(settings, store.db));
     await app.register(postRoutes(store, files));
-    await app.register(userRoutes(store));
-    await app.register(userWriteRoutes(store));
-    await app.register(appPasswordRoutes(store));
     await app.register(siteRoutes());
     await app.register(optionRoutes(store.db, settings));
     await app.register(searchRoutes(store.db));
     await app.register(
-      resourceRoutes(store, resources, {
+      resourceRoutes(store, resources, files, {
         match: matchRoute,
         allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),
         siteName: async (site) => String((await siteOptions(store.db, settings, site.url)).title),
