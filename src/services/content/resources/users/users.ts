@@ -1,6 +1,7 @@
 import { can, roleCapabilities } from '../../capabilities.js';
 import { restError } from '../../errors.js';
 import { fieldList, paginate, sendFields, setCaller, validId } from '../../http.js';
+import { removeAttachmentFiles } from '../../media-files.js';
 import { trashPost } from '../../post-write.js';
 import { slugify } from '../../posts.js';
 import { type Context, renderUser, withoutLinks } from '../../render.js';
@@ -160,7 +161,8 @@ export async function updateUser(call: Call) {
 
 /**
  * Trashes a user (backlot's own step), or deletes them for good as wp_delete_user: `reassign` moves their posts
- * to another user first; without it their posts and pages go to the trash.
+ * to another user first; without it their posts and pages go to the trash, and their attachments are deleted
+ * with their files (wp_delete_post → wp_delete_attachment, MEDIA_TRASH being off).
  */
 export async function deleteUser(call: Call) {
   const { force, reassign } = deleteParams(call.body, call.query);
@@ -174,7 +176,10 @@ export async function deleteUser(call: Call) {
   if (!force && user.trashed_at)
     throw restError(410, 'rest_already_trashed', 'The user has already been trashed.');
   const previous = withoutLinks(renderUser(user, call.site, 'edit'));
+  const attachments = force && !reassign ? await users(call).attachmentsOf(user.id) : [];
   const left = await call.store.removeUser(user.id, { reassign: reassign || undefined, force });
+  for (const attachment of attachments)
+    await removeAttachmentFiles(call.store.db, call.files.objects, attachment, call.request.log);
   const revisions = new RevisionStore(call.store.db);
   for (const postId of left) {
     const post = await call.store.findPost(postId);
