@@ -87,7 +87,7 @@ export async function checkRestore(check: Check) {
 /** The application passwords controller's `get_user`: `me` is the caller (401 without one), ids name a user. */
 export async function passwordsUser(check: Check): Promise<UserRow> {
   const raw = check.params.user_id ?? 'me';
-  if (raw.toLowerCase() === 'me') {
+  if (raw === 'me') {
     if (!check.me) throw restError(401, 'rest_not_logged_in', 'You are not currently logged in.');
     return check.me;
   }
