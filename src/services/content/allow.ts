@@ -58,7 +58,6 @@ export async function allowedMethods(
   if (route) return allowedByChecks(route, { store, me, params, query, context, ...sent });
   const methods = [...new Set(spec.endpoints.flatMap((e) => e.methods))];
   const id = Number(params.id);
-  const self = params.user_id === 'me' ? !!me : me !== undefined && Number(params.user_id) === me.id;
   const edit = context === 'edit';
   /** A collection's GET: anyone, but edit context needs the capability. */
   const listable = (capability: string) => !edit || can(me, capability);
@@ -111,36 +110,6 @@ export async function allowedMethods(
       allowed = (m) => m !== 'DELETE' && canOnPost(me, 'edit', parent);
       break;
     }
-    case '/wp/v2/users': {
-      // Listing by role or e-mail needs list_users; `who=authors` someone who may write posts or pages.
-      const listUsers = can(me, 'list_users');
-      const listable =
-        (!edit || listUsers) &&
-        (query.roles === undefined || listUsers) &&
-        (query.capabilities === undefined || listUsers) &&
-        (!['email', 'registered_date'].includes(String(query.orderby)) || listUsers) &&
-        (query.who === undefined || can(me, 'edit_posts') || can(me, 'edit_pages'));
-      allowed = (m) => (m === 'GET' ? listable : can(me, 'create_users'));
-      break;
-    }
-    case '/wp/v2/users/me':
-      allowed = (m) => m === 'GET' || (m === 'DELETE' ? can(me, 'delete_users') : !!me);
-      break;
-    case '/wp/v2/users/(?P<id>[\\d]+)': {
-      const listUsers = can(me, 'list_users');
-      const user = validId(id) ? await store.findUser(id, listUsers) : undefined;
-      if (!user) return [];
-      const mine = me?.id === id;
-      // As the users route: yourself, list_users, or (outside edit context) anyone who has published posts.
-      const readable =
-        mine || listUsers || (!edit && (can(me, 'edit_users') || (await store.userHasPublishedPosts(id))));
-      allowed = (m) =>
-        m === 'GET' ? readable : m === 'DELETE' ? can(me, 'delete_users') : mine || can(me, 'edit_users');
-      break;
-    }
-    case '/wp/v2/users/(?P<id>[\\d]+)/restore':
-      allowed = () => can(me, 'delete_users');
-      break;
     case '/wp/v2/statuses/(?P<status>[\\w-]+)':
       // Only `publish` is public; the others are described to those who may write.
       allowed = () => params.status === 'publish' || can(me, 'edit_posts') || can(me, 'edit_pages');
@@ -152,9 +121,7 @@ export async function allowedMethods(
       allowed = () => can(me, 'manage_options');
       break;
     default:
-      if (spec.path.includes('application-passwords'))
-        allowed = () => self || (!spec.path.endsWith('introspect') && can(me, 'edit_users'));
-      else allowed = (m) => !writes.includes(m) || can(me, 'edit_posts');
+      allowed = (m) => !writes.includes(m) || can(me, 'edit_posts');
   }
   return methods.filter(allowed);
 }

@@ -8,42 +8,22 @@ import { siteOptions } from './options.js';
 import { resourceSpecs } from './resources/contract.js';
 import { resources } from './resources/index.js';
 import { argsOf, contextArg, idArg, itemSchema, type RouteSpec } from './route-spec.js';
-import {
-  ForceQuery,
-  IndexSchema,
-  ItemQuery,
-  PostSchema,
-  PostWriteBody,
-  responses,
-  UserDeleteArgs,
-  UserListQuery,
-  UserSchema,
-} from './schemas.js';
+import { ForceQuery, IndexSchema, PostSchema, PostWriteBody, responses } from './schemas.js';
 import { PostItemQuery, PostsListQuery } from './schemas-posts.js';
 import type { ContentSettings } from './settings.js';
 import type { Site } from './site.js';
 import { siteRouteSpecs } from './site-specs.js';
-import { UserWriteBody } from './user-writes.js';
 import { inWordPressForm } from './wordpress-form.js';
 
-const reassignArg = {
-  type: 'integer',
-  description: 'The user id that takes over the deleted user’s posts, or false to delete them too.',
-  required: false,
-};
-
 /**
- * Every wp/v2 route: posts and users here, pages, media and revisions (content-specs.ts), the resources on
- * the contract (resources/index.ts), then the site's other routes (site-specs.ts).
+ * Every wp/v2 route: posts here, pages, media and revisions (content-specs.ts), the resources on the
+ * contract (resources/index.ts: users and their application passwords last), then the site's other routes
+ * (site-specs.ts).
  */
 export const allRouteSpecs = (): RouteSpec[] => {
-  described ??= [
-    ...routeSpecs.slice(0, 3),
-    ...contentRouteSpecs(),
-    ...resourceSpecs(resources),
-    ...routeSpecs.slice(3),
-    ...siteRouteSpecs(),
-  ].map(inWordPressForm);
+  described ??= [...routeSpecs, ...contentRouteSpecs(), ...resourceSpecs(resources), ...siteRouteSpecs()].map(
+    inWordPressForm,
+  );
   return described;
 };
 let described: RouteSpec[] | undefined;
@@ -78,40 +58,6 @@ const routeSpecs: RouteSpec[] = [
       { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(PostWriteBody) } },
       { methods: ['DELETE'], args: { ...idArg, ...argsOf(ForceQuery) } },
     ],
-  },
-  {
-    path: '/wp/v2/users',
-    linked: true,
-    schema: itemSchema('user', UserSchema),
-    endpoints: [
-      { methods: ['GET'], args: argsOf(UserListQuery) },
-      { methods: ['POST'], args: argsOf(UserWriteBody, ['username', 'email', 'password']) },
-    ],
-  },
-  {
-    path: '/wp/v2/users/me',
-    linked: true,
-    schema: itemSchema('user', UserSchema),
-    endpoints: [
-      { methods: ['GET'], args: argsOf(ItemQuery) },
-      { methods: ['POST', 'PUT', 'PATCH'], args: argsOf(UserWriteBody) },
-      { methods: ['DELETE'], args: { ...argsOf(UserDeleteArgs), reassign: reassignArg } },
-    ],
-  },
-  {
-    path: '/wp/v2/users/(?P<id>[\\d]+)',
-    linked: false,
-    schema: itemSchema('user', UserSchema),
-    endpoints: [
-      { methods: ['GET'], args: { ...idArg, ...argsOf(ItemQuery) } },
-      { methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...argsOf(UserWriteBody) } },
-      { methods: ['DELETE'], args: { ...idArg, ...argsOf(UserDeleteArgs), reassign: reassignArg } },
-    ],
-  },
-  {
-    path: '/wp/v2/users/(?P<id>[\\d]+)/restore',
-    linked: false,
-    endpoints: [{ methods: ['POST'], args: idArg }],
   },
 ];
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/database.js';
 import type { LocalObjectStore, ObjectStore } from '../../platform/objects.js';
 import { restError } from './errors.js';
@@ -91,6 +91,22 @@ export function mediaKeys(media: MediaInfo): string[] {
     ...(media.original_image ? [folder + media.original_image] : []),
     ...(media.sizes ?? []).map((size) => folder + size.file),
   ];
+}
+
+/**
+ * What wp_delete_attachment does once an attachment's row is gone: its file and copies leave the object store
+ * (wp_delete_attachment_files; a failure is logged, the row stays deleted), and posts that featured it show no
+ * image any more (core clears their _thumbnail_id).
+ */
+export async function removeAttachmentFiles(
+  db: Database,
+  objects: ObjectStore,
+  attachment: { id: number; media: MediaInfo | null },
+  log: FastifyBaseLogger,
+) {
+  for (const key of attachment.media ? mediaKeys(attachment.media) : [])
+    await objects.delete(key).catch((error) => log.warn({ err: error, key }, 'media file not deleted'));
+  await db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [attachment.id]);
 }
 
 /** Content type of a stored file by its extension, for the embedded store's copies (rows name originals only). */

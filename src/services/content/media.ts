@@ -10,7 +10,7 @@ import { pickItemFields } from './embed-param.js';
 import { refused, restError } from './errors.js';
 import { caller, fieldList, paginate, sendFields, siteOf, validId } from './http.js';
 import { maxImagePixels, resizable } from './image-sizes.js';
-import { mediaKeys, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
+import { removeAttachmentFiles, serveUploads, storeMediaFiles, titleAndCaption } from './media-files.js';
 import { newPlayerCount, type PlayerCount } from './media-html.js';
 import { mediaListFilter } from './media-list.js';
 import { renderMedia, setPublicUrl } from './media-render.js';
@@ -424,15 +424,7 @@ export function mediaRoutes(store: ContentStore, files: MediaFiles): FastifyPlug
           );
         const previous = withoutLinks(await respond(request, post, 'edit'));
         await store.deletePost(post.id);
-        // The file and its copies go with it, as wp_delete_attachment_files removes them.
-        for (const key of post.media ? mediaKeys(post.media) : [])
-          await objects
-            .delete(key)
-            .catch((error) => request.log.warn({ err: error, key }, 'media file not deleted'));
-        // Posts that featured it show no image any more, as core's wp_delete_attachment clears _thumbnail_id.
-        await store.db.query('UPDATE content.posts SET featured_media = 0 WHERE featured_media = $1', [
-          post.id,
-        ]);
+        await removeAttachmentFiles(store.db, objects, post, request.log);
         return { deleted: true, previous };
       },
     );

@@ -4,7 +4,6 @@ import { jsonBodyParser } from '../../platform/http.js';
 import type { LoginLimiter } from '../../platform/login-limit.js';
 import type { Clock } from '../../platform/service.js';
 import { allowedMethods } from './allow.js';
-import { appPasswordRoutes } from './app-passwords.js';
 import { authenticate } from './auth.js';
 import { discoveryRoutes } from './discovery.js';
 import { embedLinkedResources } from './embed-links.js';
@@ -22,8 +21,6 @@ import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
 import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
-import { userWriteRoutes } from './user-writes.js';
-import { userRoutes } from './users.js';
 
 /** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
 const listParams = new Set([
@@ -128,9 +125,6 @@ function wpJson(
 
     await app.register(discoveryRoutes(settings, store.db));
     await app.register(postRoutes(store, files));
-    await app.register(userRoutes(store));
-    await app.register(userWriteRoutes(store));
-    await app.register(appPasswordRoutes(store));
     await app.register(siteRoutes());
     await app.register(optionRoutes(store.db, settings));
     await app.register(searchRoutes(store.db));
@@ -138,6 +132,7 @@ function wpJson(
       resourceRoutes(
         store,
         resources,
+        files,
         {
           match: matchRoute,
           allowed: (matched, me, context, query) => allowedMethods(store, matched, me, context, query),

@@ -1,6 +1,5 @@
-import { AppPasswordBody, AppPasswordCreateBody, AppPasswordSchema } from './app-passwords.js';
 import { settingSpecs } from './options.js';
-import { argsOf, contextArg, itemSchema, type RouteSpec } from './route-spec.js';
+import { argsOf, contextArg, type RouteSpec } from './route-spec.js';
 import { SearchQuery } from './search.js';
 
 const param = (name: string, description: string) => ({
@@ -82,44 +81,10 @@ const settingArgs = Object.fromEntries(
   ]),
 );
 
-/** Application passwords, types, statuses, taxonomies, settings and search (built on first use). */
+/** Types, statuses, taxonomies, settings and search (built on first use). */
 export function siteRouteSpecs(): RouteSpec[] {
-  const appPasswords = itemSchema('application-password', AppPasswordSchema);
-  const userId = {
-    user_id: { description: 'Unique identifier for the user, or me.', type: 'string', required: true },
-  };
-  const uuid = {
-    uuid: { description: 'A UUID for the application password.', type: 'string', required: true },
-  };
-  const base = '/wp/v2/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
   const get = { methods: ['GET'], args: contextArg };
   return [
-    {
-      path: base,
-      linked: false,
-      schema: appPasswords,
-      endpoints: [
-        { methods: ['GET'], args: { ...userId, ...contextArg } },
-        { methods: ['POST'], args: { ...userId, ...argsOf(AppPasswordCreateBody) } },
-        { methods: ['DELETE'], args: userId },
-      ],
-    },
-    {
-      path: `${base}/introspect`,
-      linked: false,
-      schema: appPasswords,
-      endpoints: [{ methods: ['GET'], args: { ...userId, ...contextArg } }],
-    },
-    {
-      path: `${base}/(?P<uuid>[\\w\\-]+)`,
-      linked: false,
-      schema: appPasswords,
-      endpoints: [
-        { methods: ['GET'], args: { ...userId, ...uuid, ...contextArg } },
-        { methods: ['POST', 'PUT', 'PATCH'], args: { ...userId, ...uuid, ...argsOf(AppPasswordBody) } },
-        { methods: ['DELETE'], args: { ...userId, ...uuid } },
-      ],
-    },
     { path: '/wp/v2/types', linked: true, schema: typeSchema, endpoints: [get] },
     {
       path: '/wp/v2/types/(?P<type>[\\w-]+)',

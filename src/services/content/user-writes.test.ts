@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, type ContentTest, ids, json, startContent } from '../../../test/content.js';
+import { api, basic, type ContentTest, fetchStored, ids, json, startContent } from '../../../test/content.js';
+import { storeEnv } from '../../../test/profiles.js';
 import { verifyPassword } from '../../platform/secrets.js';
 
 let t: ContentTest;
 before(async () => {
-  t = await startContent();
+  // Media files in the embedded store, or in S3 when run through test/with-services.ts.
+  t = await startContent({ env: storeEnv() });
 });
 after(() => t.close());
 
@@ -229,5 +231,43 @@ describe('listing and deleting users', () => {
     const left = await t.db.query('SELECT status FROM content.posts WHERE author = $1', [created.id]);
     assert.deepEqual(left.rows, [{ status: 'trash' }]);
     assert.equal(await stored('writer'), undefined);
+  });
+
+  test('reassign=false deletes their attachments with the files, as wp_delete_user (MEDIA_TRASH off)', async () => {
+    const user = json(
+      await send('POST', `${api}/users`, t.auth.admin, {
+        username: 'uploader',
+        email: 'uploader@example.com',
+        password: 'pw',
+        roles: ['author'],
+      }),
+    );
+    const key = json(
+      await send('POST', `${api}/users/${user.id}/application-passwords`, t.auth.admin, { name: 'test' }),
+    );
+    const gif = Buffer.from('R0lGODlhAwACAIAAAP///wAAACwAAAAAAwACAAACAoRRADs=', 'base64');
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `${api}/media`,
+      payload: gif,
+      headers: {
+        authorization: basic('uploader', key.password),
+        'content-type': 'image/gif',
+        'content-disposition': 'attachment; filename="leaving.gif"',
+      },
+    });
+    assert.equal(upload.statusCode, 201, upload.body);
+    const media = json(upload);
+    assert.equal((await fetchStored(t, media.source_url)).status, 200);
+    const featuring = json(
+      await send('POST', `${api}/posts`, t.auth.admin, { title: 'Featuring', featured_media: media.id }),
+    );
+    const res = await send('DELETE', `${api}/users/${user.id}?force=true&reassign=false`, t.auth.admin);
+    assert.equal(res.statusCode, 200, res.body);
+    const gone = await send('GET', `${api}/media/${media.id}`, t.auth.admin);
+    assert.equal(gone.statusCode, 404);
+    assert.equal((await fetchStored(t, media.source_url)).status, 404);
+    const post = await send('GET', `${api}/posts/${featuring.id}?context=edit`, t.auth.admin);
+    assert.equal(json(post).featured_media, 0);
   });
 });

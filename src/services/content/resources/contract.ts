@@ -5,6 +5,7 @@ import { HttpError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/service.js';
 import { noRoute } from '../errors.js';
 import { caller, siteOf } from '../http.js';
+import type { MediaFiles } from '../media.js';
 import { argsOf, type RouteSpec } from '../route-spec.js';
 import { responses } from '../schemas.js';
 import type { Site } from '../site.js';
@@ -26,8 +27,9 @@ export interface Check {
   /** `view`, `embed` or `edit`; Allow passes `edit` after a successful write, as core's handlers set it. */
   context: string;
   /**
-   * The request's method and body parameters (`{}` without a body): core's checks read `$request`, the body over
-   * the query (comments'), and Allow runs every endpoint's check with the one request.
+   * The request's method and body parameters (`{}` without a body): core's checks read `$request` (comments' the
+   * body over the query; a users update that only sets `roles` needs promote_users, not edit_users), and Allow runs
+   * every endpoint's check with the one request (an OPTIONS request has no body).
    */
   method: string;
   body: Record<string, unknown>;
@@ -57,6 +59,8 @@ export interface RestRouter {
 /** A handler's call: the check's view plus the site's addresses, the reply (for headers) and the clock. */
 export interface Call extends Check {
   site: Site;
+  /** The media files' object store (embedded or S3), for writes that remove attachments with their files. */
+  files: MediaFiles;
   request: FastifyRequest;
   reply: FastifyReply;
   rest: RestRouter;
@@ -76,6 +80,11 @@ export interface Endpoint {
   args?: Record<string, unknown>;
   /** Runs before validation: WordPress's coercions a schema cannot say (`post=1,2` as a list). */
   prepare?(request: FastifyRequest): void;
+  /**
+   * Parameter checks core runs before the permission check (its arguments' validate and sanitize callbacks):
+   * throws a 400 that may read the body. The route runs it; Allow does not (a bad parameter takes no method away).
+   */
+  validate?(call: Call): Promise<void> | void;
   /** Throws the refusal (an HttpError: 401/403, or 404 for an item that is not there); passes otherwise. */
   check(check: Check): Promise<void> | void;
   handle(call: Call): Promise<unknown>;
@@ -91,6 +100,8 @@ export interface ResourceRoute {
   wildcard?: string;
   /** Its path parameters with their sentences, when not just `id`. */
   params?: TObject;
+  /** false for a route of the resource that answers no item (an action such as a user's `restore`). */
+  schema?: false;
   endpoints: Endpoint[];
 }
 
@@ -105,27 +116,43 @@ export interface Resource {
 
 export const defineResource = (resource: Resource): Resource => resource;
 
+/** A `(?P<name>pattern)` capture of a WordPress route pattern, from its `(` to its closing `)`. */
+interface Capture {
+  name: string;
+  pattern: string;
+  start: number;
+  end: number;
+}
+
+function captures(path: string): Capture[] {
+  const found: Capture[] = [];
+  for (let at = path.indexOf('(?P<'); at !== -1; at = path.indexOf('(?P<', at + 1)) {
+    const name = /^\(\?P<(\w+)>/.exec(path.slice(at))?.[1] ?? 'param';
+    let depth = 0;
+    let end = at;
+    for (; end < path.length; end++) {
+      if (path[end] === '\\') end++;
+      else if (path[end] === '[') end = path.indexOf(']', end + 2);
+      else if (path[end] === '(') depth++;
+      else if (path[end] === ')' && --depth === 0) break;
+    }
+    found.push({ name, pattern: path.slice(at + `(?P<${name}>`.length, end), start: at, end });
+  }
+  return found;
+}
+
 /**
  * `/wp/v2/menus/(?P<id>[\d]+)` → `/wp-json/wp/v2/menus/:id(^\d+$)`: a capture keeps WordPress's pattern, so a path
  * it would not match (`/block-types/core/a.b`) is `rest_no_route`, as there, not a 400. A capture with groups or
- * slashes inside (the themes' `(?P<stylesheet>…(?:\/…)?)`) becomes a plain parameter: the router cannot match those.
+ * slashes inside (the themes' `(?P<stylesheet>…(?:\/…)?)`) becomes a plain parameter: the router cannot match those
+ * (the route holds the ones without slashes to their pattern, heldParams).
  */
 export function fastifyUrl(path: string): string {
   let url = path;
-  for (let at = url.indexOf('(?P<'); at !== -1; at = url.indexOf('(?P<', at + 1)) {
-    const name = /^\(\?P<(\w+)>/.exec(url.slice(at))?.[1] ?? 'param';
-    let depth = 0;
-    let end = at;
-    for (; end < url.length; end++) {
-      if (url[end] === '\\') end++;
-      else if (url[end] === '[') end = url.indexOf(']', end + 2);
-      else if (url[end] === '(') depth++;
-      else if (url[end] === ')' && --depth === 0) break;
-    }
-    const pattern = url.slice(at + `(?P<${name}>`.length, end);
+  for (const { name, pattern, start, end } of captures(path).reverse()) {
     // `[\d]` as `\d`, the very regex of the older routes' ids beside them (one router node per pattern).
     const param = /[()/]/.test(pattern) ? `:${name}` : `:${name}(^${pattern.replaceAll('[\\d]', '\\d')}$)`;
-    url = `${url.slice(0, at)}${param}${url.slice(end + 1)}`;
+    url = `${url.slice(0, start)}${param}${url.slice(end + 1)}`;
   }
   return `/wp-json${url}`;
 }
@@ -138,7 +165,7 @@ export function resourceSpecs(resources: readonly Resource[]): RouteSpec[] {
     resource.routes.map((route) => ({
       path: route.path,
       linked: !hasParams(route.path),
-      schema: resource.schema,
+      schema: route.schema === false ? undefined : resource.schema,
       endpoints: route.endpoints.map((endpoint) => ({
         methods: endpoint.methods,
         args: endpoint.args ?? {
@@ -183,6 +210,16 @@ function wildcardPattern(route: ResourceRoute): RegExp {
   return new RegExp(`^${group}$`, 'i');
 }
 
+/**
+ * Captures the router cannot hold to their pattern (groups without slashes, as users' `(?:[\d]+|me)`), each with
+ * its pattern, whole and case-insensitive as core matches: a value outside it is rest_no_route.
+ */
+function heldParams(route: ResourceRoute): [string, RegExp][] {
+  return captures(route.path)
+    .filter(({ name, pattern }) => name !== route.wildcard && pattern.includes('(') && !pattern.includes('/'))
+    .map(({ name, pattern }) => [name, new RegExp(`^(?:${pattern})$`, 'i')]);
+}
+
 const textParams = (params: unknown) =>
   Object.fromEntries(
     Object.entries((params ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
@@ -192,13 +229,15 @@ const textParams = (params: unknown) =>
 export function resourceRoutes(
   store: ContentStore,
   resources: readonly Resource[],
+  files: MediaFiles,
   rest: RestRouter,
   clock: Clock,
 ): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     for (const resource of resources)
-      for (const route of resource.routes)
+      for (const route of resource.routes) {
+        const held = heldParams(route);
         for (const endpoint of route.endpoints)
           app.route({
             method: endpoint.methods,
@@ -229,6 +268,8 @@ export function resourceRoutes(
                 if (!wildcardPattern(route).test(value)) throw noRoute();
                 params[route.wildcard] = value;
               }
+              if (held.some(([name, pattern]) => !pattern.test(params[name] ?? ''))) throw noRoute();
+              const body = (request.body ?? {}) as Record<string, unknown>;
               const check: Check = {
                 store,
                 me: caller(request),
@@ -236,12 +277,15 @@ export function resourceRoutes(
                 query,
                 context: typeof query.context === 'string' ? query.context : 'view',
                 method: request.method,
-                body: (request.body ?? {}) as Record<string, unknown>,
+                body,
               };
+              const call: Call = { ...check, site: siteOf(request), files, request, reply, rest, clock };
+              await endpoint.validate?.(call);
               await endpoint.check(check);
               if (endpoint.status) reply.status(endpoint.status);
-              return endpoint.handle({ ...check, site: siteOf(request), request, reply, rest, clock });
+              return endpoint.handle(call);
             },
           });
+      }
   };
 }

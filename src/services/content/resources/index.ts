@@ -11,6 +11,7 @@ import { oembedResource } from './oembed/index.js';
 import { pluginsResource } from './plugins/index.js';
 import { tagsResource } from './tags/index.js';
 import { themesResource } from './themes/index.js';
+import { userResources } from './users/index.js';
 
 /** content's resources built on the contract (contract.ts): each one folder and one line here. */
 export const resources: readonly Resource[] = [
@@ -29,4 +30,5 @@ export const resources: readonly Resource[] = [
   themesResource,
   pluginsResource,
   oembedResource,
+  ...userResources,
 ];
