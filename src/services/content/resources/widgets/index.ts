@@ -58,7 +58,11 @@ const WriteBody = Type.Object({
   id: Type.Optional(Type.String()),
   id_base: Type.Optional(Type.String({ description: 'The new widget’s type (a widget-types id).' })),
   sidebar: Type.Optional(Type.String({ description: 'The sidebar to put the widget in.' })),
-  instance: Type.Optional(Type.Union([InstanceSchema, Type.Null()])),
+  instance: Type.Optional(
+    Type.Union([InstanceSchema, Type.Null()], {
+      description: 'The widget’s settings: raw, or encoded with its hash as read.',
+    }),
+  ),
   form_data: Type.Optional(Type.String({ description: 'The admin form’s fields, URL-encoded.' })),
 });
 const StringId = Type.Object({ id: Type.String({ description: 'The widget’s id (`block-2`).' }) });
