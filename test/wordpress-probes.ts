@@ -599,6 +599,11 @@ export const writes: Probe[] = [
   ...blockTypeProbes(),
   ...blockProbes(),
   ...navigationProbes(),
+  // issue 37: WordPress 6.1 searches public post types only, so reusable blocks and navigation menus are no subtype
+  admin('GET', '/search?subtype=wp_block'),
+  admin('GET', '/search?type=post&subtype=wp_navigation'),
+  admin('GET', '/search?search=Signature&_fields=title,subtype'),
+  admin('GET', '/search?search=Main&subtype=any&_fields=title,subtype'),
   // issue 37: an author edits their own private post (11); sticky and a password together are refused on update
   signedIn('author', 'POST', '/posts/11', { title: 'Still private' }),
   admin('POST', '/posts/1', { password: 'x' }),
