@@ -24,7 +24,10 @@ const sample = (route: string) =>
     .replace(/\(\?P<name>[^)]*\)/, 'paragraph')
     .replace(/\(\?P<stylesheet>.*\)$/, 'twentytwentythree')
     .replace(/\(\?P<plugin>.*\)$/, 'hello')
-    .replace(/\(\?P<uuid>[^)]*\)/, '00000000-0000-4000-8000-000000000000');
+    .replace(/\(\?P<uuid>[^)]*\)/, '00000000-0000-4000-8000-000000000000')
+    .replace('/sidebars/(?P<id>[\\w-]+)', '/sidebars/wp_inactive_widgets')
+    .replace('/widgets/(?P<id>[\\w\\-]+)', '/widgets/block-2')
+    .replace('/widget-types/(?P<id>[a-zA-Z0-9_-]+)', '/widget-types/block');
 
 /** Backlot's own words for the action links of a post schema (WordPress's titles are its prose). */
 const linkTitles: Record<string, string> = {

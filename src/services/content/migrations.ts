@@ -3,6 +3,7 @@ import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { typeMigrations } from './migrations-types.js';
 import { blockTypesMigration } from './resources/blocks/migration.js';
 import { menuMigration } from './resources/menus/migration.js';
+import { widgetsMigration } from './resources/widgets/migration.js';
 import { seedSql } from './seed.js';
 
 export const migrations: Migration[] = [
@@ -115,4 +116,5 @@ export const migrations: Migration[] = [
     sql: 'ALTER TABLE posts DROP CONSTRAINT posts_author_fkey;',
   },
   blockTypesMigration,
+  widgetsMigration,
 ];

@@ -21,6 +21,7 @@ import type { ContentSettings } from './settings.js';
 import { settingsRoutes } from './settings-routes.js';
 import { siteRoutes } from './site-routes.js';
 import type { ContentStore } from './store.js';
+import { mergeQueryIntoWrite, pickWriteFields } from './write-params.js';
 
 /** Parameters that take lists: WordPress accepts `a=1,2`, `a[]=1&a[]=2` and repeated `a=1&a=2`. */
 const listParams = new Set([
@@ -101,8 +102,10 @@ function wpJson(
     // Method overrides, `?rest_route=` and differently cased routes were handled before routing (beforeRestRouting).
     app.addHook('preValidation', async (request) => {
       normalizeQuery(request);
+      mergeQueryIntoWrite(request);
       checkMeta(request);
     });
+    app.addHook('preSerialization', pickWriteFields);
 
     // Core sends the API's discovery link first; a response's own Link header (prev/next, alternate) then
     // replaces it, as PHP's header() does.

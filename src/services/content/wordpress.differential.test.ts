@@ -135,6 +135,24 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
       'no global styles (a block editor route left out), so the active theme does not link its global-styles post',
   },
   {
+    probe: /\/wp-json\/wp\/v2\/(widgets|widget-types\/block\/encode)/,
+    difference: /^value (\[\]\.|previous\.)?instance\.hash$/,
+    reason:
+      'an encoded widget instance is vouched for by a hash keyed with each site’s own secret (WordPress: its salts)',
+  },
+  {
+    probe: /\/wp-json\/wp\/v2\/widget-types(\/block)?$/,
+    difference: /^value (\[\]\.)?description$/,
+    reason:
+      'widget type descriptions are backlot’s words (WordPress’s sentences are GPL prose; backlot is MIT)',
+  },
+  {
+    probe: /^admin POST \/wp-json\/wp\/v2\/widget-types\/block\/render/,
+    difference: /^value preview$/,
+    reason:
+      'the widget preview page is the widget alone: WordPress frames it in the theme’s whole page head (scripts, styles)',
+  },
+  {
     probe: /^admin POST \/wp-json\/wp\/v2\/plugins \{"slug":"hello-dolly"\}$/,
     difference: /^header allow$/,
     reason: 'backlot sends no Allow with a 5xx (the offline install is 500, as WordPress); WordPress does',
@@ -183,7 +201,7 @@ const deliberate: { probe: RegExp; difference: RegExp; reason: string }[] = [
 
 /** The block editor's routes and namespace: WordPress's own editor uses them; backlot leaves them out on purpose. */
 const blockEditorRoute =
-  /^\/wp-block-editor\/|^\/wp\/v2\/(block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles|sidebars|widgets|widget-types)\b/;
+  /^\/wp-block-editor\/|^\/wp\/v2\/(block-renderer|block-directory|block-patterns|pattern-directory|templates|template-parts|global-styles)\b/;
 
 /** WordPress's index without the block editor's entries, so the rest of it is compared as it is. */
 function withoutBlockEditor(answer: Answer): Answer {

@@ -9,9 +9,12 @@ import { menuLocationsResource } from './menu-locations/index.js';
 import { menusResource } from './menus/index.js';
 import { oembedResource } from './oembed/index.js';
 import { pluginsResource } from './plugins/index.js';
+import { sidebarsResource } from './sidebars/index.js';
 import { tagsResource } from './tags/index.js';
 import { themesResource } from './themes/index.js';
 import { userResources } from './users/index.js';
+import { widgetTypesResource } from './widget-types/index.js';
+import { widgetsResource } from './widgets/index.js';
 
 /** content's resources built on the contract (contract.ts): each one folder and one line here. */
 export const resources: readonly Resource[] = [
@@ -31,4 +34,7 @@ export const resources: readonly Resource[] = [
   pluginsResource,
   oembedResource,
   ...userResources,
+  sidebarsResource,
+  widgetsResource,
+  widgetTypesResource,
 ];
