@@ -66,7 +66,7 @@ const cases: [string, PostFilter][] = [
 ];
 const store = new ContentStore(Object.assign(Object.create(db), explaining));
 for (const [name, filter] of cases) {
-  for (const pass of ['first request (counts)', 'second request (remembered total)']) {
+  for (const pass of ['first request', 'again']) {
     console.log(`### content ${name} @ ${rows} rows, ${pass}\n`);
     const { total } = await store.listPosts(filter);
     console.log(`total ${total}\n`);

@@ -1,3 +1,4 @@
+import { derivedRebuild } from '../platform/count-ledger.js';
 import type { Database } from '../platform/database.js';
 
 /**
@@ -17,6 +18,11 @@ interface SchemaShape {
   /** In an order that inserts referenced tables before the tables that reference them. */
   tables: TableShape[];
   sequences: string[];
+  /**
+   * Tables whose rows are derived from the others (a count ledger, platform/count-ledger.ts), with the function
+   * that rebuilds each: not copied, locked with the others during a restore and rebuilt after it.
+   */
+  derived: { name: string; rebuild: string }[];
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -26,8 +32,8 @@ export const checkpointSchema = (schema: string, name: string) => `${schema}__cp
 
 /** Reads the tables, columns, foreign keys and sequences of `schema` from the catalog. */
 async function readShape(db: Database, schema: string): Promise<SchemaShape> {
-  const { rows: columns } = await db.query<{ table: string; column: string }>(
-    `SELECT c.relname AS table, a.attname AS column
+  const { rows: columns } = await db.query<{ table: string; column: string; note: string | null }>(
+    `SELECT c.relname AS table, a.attname AS column, obj_description(c.oid, 'pg_class') AS note
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
       WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND a.attgenerated = ''
@@ -48,7 +54,13 @@ async function readShape(db: Database, schema: string): Promise<SchemaShape> {
     [schema],
   );
   const byName = new Map<string, TableShape>();
-  for (const { table, column } of columns) {
+  const derived = new Map<string, string>();
+  for (const { table, column, note } of columns) {
+    const rebuild = derivedRebuild(note);
+    if (rebuild) {
+      derived.set(table, rebuild);
+      continue;
+    }
     const shape = byName.get(table) ?? { name: table, columns: [] };
     shape.columns.push(column);
     byName.set(table, shape);
@@ -64,10 +76,16 @@ async function readShape(db: Database, schema: string): Promise<SchemaShape> {
     if (shape) ordered.push(shape);
   };
   for (const name of [...byName.keys()].sort()) visit(name);
-  return { tables: ordered, sequences: sequences.map((s) => s.name) };
+  return {
+    tables: ordered,
+    sequences: sequences.map((s) => s.name),
+    derived: [...derived].map(([name, rebuild]) => ({ name, rebuild })),
+  };
 }
 
 const LOCK_WAIT_MS = 200;
+/** Rows a restored table needs before its statistics are worth refreshing. */
+const ANALYZE_ABOVE = 500;
 const LOCK_ATTEMPTS = 50;
 const LOCK_NOT_AVAILABLE = '55P03';
 const DEADLOCK = '40P01';
@@ -182,7 +200,7 @@ export class SqlState {
   }
 
   private async buildRestore(name: string): Promise<string> {
-    const { tables } = await this.tables();
+    const { tables, derived } = await this.tables();
     const cpName = checkpointSchema(this.schema, name);
     const { rows } = await this.db.query<{ table: string; column: string }>(
       `SELECT c.relname AS table, a.attname AS column
@@ -203,7 +221,7 @@ export class SqlState {
       // Referencing tables first, the order in which an insert and its foreign-key check take them. The wait
       // is shorter than deadlock_timeout (1 s): a restore waiting on a writer gives up first and tries again.
       `SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`,
-      `LOCK TABLE ${referencingFirst.map((t) => `${live}.${quote(t.name)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
+      `LOCK TABLE ${[...referencingFirst, ...derived].map((t) => `${live}.${quote(t.name)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
       // DELETE, not TRUNCATE: on tables this small it is several times faster (no new files, no cache
       // invalidation). Referencing tables go first; the sequences are set from the checkpoint below.
       ...referencingFirst.map((t) => `DELETE FROM ${live}.${quote(t.name)}`),
@@ -226,6 +244,20 @@ export class SqlState {
          JOIN pg_class c ON c.relname = s.name AND c.relkind = 'S'
          JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = ${literal(this.schema)}`,
     );
+    // Derived tables from the restored rows (their triggers appended deltas of the deletes and inserts above).
+    for (const { rebuild } of derived) statements.push(`SELECT ${rebuild}()`);
+    // Fresh statistics for a table the restore grew or shrank past twice what they describe: the planner's
+    // estimates from them picked a bitmap scan of every tagged machine and a sort over an index scan after a bulk
+    // change (docs/benchmarks.md, "First pages as data grows"). Small tables are left: any plan reads them fast.
+    statements.push(`DO $$ DECLARE r record; live bigint; BEGIN
+      FOR r IN SELECT c.oid::regclass AS t, c.reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = ${literal(this.schema)} AND c.relkind = 'r' LOOP
+        EXECUTE format('SELECT count(*) FROM %s', r.t) INTO live;
+        IF live > ${ANALYZE_ABOVE} AND (r.reltuples < 0 OR live > 2 * r.reltuples OR live < r.reltuples / 2) THEN
+          EXECUTE format('ANALYZE %s', r.t);
+        END IF;
+      END LOOP;
+    END $$`);
     // And past every id the tables hold, whatever the checkpoint's sequences said: no new id can collide.
     for (const { sequence, table, column } of await this.ownedSequences()) {
       const seq = `${live}.${quote(sequence)}`;

@@ -1,3 +1,4 @@
+import { countLedgerMigration } from '../../platform/count-ledger.js';
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { typeMigrations } from './migrations-types.js';
@@ -117,4 +118,18 @@ export const migrations: Migration[] = [
   },
   blockTypesMigration,
   widgetsMigration,
+  // X-WP-Total of full pages from maintained counts (platform/count-ledger.ts; keys in store.ts's postCountKeys).
+  // 9xx: issue 42. The version row of an earlier 901 (since removed: writers deadlocked on it) goes first.
+  {
+    name: '902_drop_list_version',
+    sql: 'DROP TABLE IF EXISTS list_version; DROP FUNCTION IF EXISTS bump_list_version() CASCADE;',
+  },
+  countLedgerMigration('903_post_counts', 'content', 'post_counts', [
+    {
+      table: 'posts',
+      keys: (rows) =>
+        `SELECT type || '/' || status AS key FROM ${rows}
+         UNION ALL SELECT type || '/' || status || '/' || author FROM ${rows}`,
+    },
+  ]),
 ];

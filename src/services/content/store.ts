@@ -1,3 +1,4 @@
+import { ledgerCount } from '../../platform/count-ledger.js';
 import type { Database, Queryable } from '../../platform/database.js';
 import { listTotal } from '../../platform/list-counts.js';
 import type { ImageMeta } from './image-meta.js';
@@ -175,9 +176,20 @@ const postOrder: Record<PostFilter['orderby'], string> = {
   parent: 'p.parent',
 };
 
-export class ContentStore {
-  /** Published-post counts per term under one list token (see withTermCounts). */
+/**
+ * The count-ledger keys whose sum is the total of a list filtered by type, statuses and (optionally) authors
+ * (migration 903_post_counts keys each post by `type/status` and `type/status/author`); each post is in one key.
+ */
+export function postCountKeys(type: string, statuses: string[], authors?: number[]) {
+  const keys: string[] = [];
+  for (const status of new Set(statuses)) {
+    if (!authors) keys.push(`${type}/${status}`);
+    else for (const author of new Set(authors)) keys.push(`${type}/${status}/${author}`);
+  }
+  return keys;
+}
 
+export class ContentStore {
   constructor(readonly db: Database) {}
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>) {
@@ -351,6 +363,8 @@ export class ContentStore {
       if (filter.searchSkipsProtected) where.push(`p.password = ''`);
     }
     if (filter.authors?.length) where.push(`p.author = ANY(${add(filter.authors)}::int[])`);
+    // Type, statuses and authors alone (no condition before these, none after): the ledger has the total.
+    const ledgerCovers = where.length === (filter.authors?.length ? 3 : 2) ? where.length : -1;
     if (filter.authorExclude?.length) where.push(`NOT (p.author = ANY(${add(filter.authorExclude)}::int[]))`);
     if (filter.include?.length) where.push(`p.id = ANY(${add(filter.include)}::int[])`);
     // As core's queries (post__in/post__not_in, include/exclude): with `include`, `exclude` is ignored.
@@ -402,7 +416,23 @@ export class ContentStore {
       limit: filter.limit,
       offset: filter.offset,
     };
-    const total = await listTotal(this.db, `FROM content.posts p WHERE ${whereSql}`, countParams, shape);
+    const authors = filter.authors?.length ? filter.authors : undefined;
+    const counted =
+      where.length === ledgerCovers
+        ? () =>
+            ledgerCount(
+              this.db,
+              'content.post_counts',
+              postCountKeys(filter.type ?? 'post', filter.statuses, authors),
+            )
+        : undefined;
+    const total = await listTotal(
+      this.db,
+      `FROM content.posts p WHERE ${whereSql}`,
+      countParams,
+      shape,
+      counted,
+    );
     return { rows, total };
   }
 

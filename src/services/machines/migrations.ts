@@ -1,3 +1,4 @@
+import { countLedgerMigration } from '../../platform/count-ledger.js';
 import type { Migration } from '../../platform/database.js';
 import { loginFailuresMigration } from '../../platform/login-limit.js';
 import { alertPoliciesMigration } from './resources/alert-policies/migration.js';
@@ -138,4 +139,19 @@ export const migrations: Migration[] = [
   destroyRequestsMigration,
   customImagesMigration,
   projectDomainsMigration,
+  // meta.total of full pages from maintained counts (platform/count-ledger.ts; keys read by droplets/store.ts's
+  // listMachines). 9xx: issue 42. The version row of an earlier 901 (removed: writers deadlocked on it) goes first.
+  {
+    name: '902_drop_list_version',
+    sql: 'DROP TABLE IF EXISTS list_version; DROP FUNCTION IF EXISTS bump_list_version() CASCADE;',
+  },
+  countLedgerMigration('903_machine_counts', 'machines', 'machine_counts', [
+    {
+      table: 'machines',
+      // A machine counts once per tag, however often its array names it.
+      keys: (rows) =>
+        `SELECT '*' AS key FROM ${rows}
+         UNION ALL SELECT 'tag/' || t FROM ${rows} r, LATERAL (SELECT DISTINCT unnest(r.tags)) u(t) WHERE t IS NOT NULL`,
+    },
+  ]),
 ];

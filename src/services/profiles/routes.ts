@@ -124,6 +124,12 @@ export function profilesRoutes(deps: {
       // The request's own origin, so links to files served here work from wherever the caller reached us.
       context: (request: FastifyRequest): ResolverContext => ({ baseUrl: publicOrigin(request) }),
       errorHandler: graphqlErrorHandler,
+      // A query text seen twice runs as JavaScript compiled for it (graphql-jit, a dependency of Mercurius) instead
+      // of graphql-js's interpreter (docs/benchmarks.md, "profiles"). Mercurius's adaptive mode compiles between
+      // requests, so every request's variables are still checked by graphql-js first: with `jit: N` the N-th
+      // request is compiled and run unchecked, and graphql-jit's own check answers 200 and prints internal objects
+      // (an upload where a string belongs) where graphql-js answers 400. eluThreshold 1: compile even under load.
+      jit: { minCount: 2, eluThreshold: 1 },
     });
     // Other methods on the endpoint are 405, with the methods it does take.
     app.route({

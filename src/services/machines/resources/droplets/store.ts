@@ -1,3 +1,4 @@
+import { ledgerCount } from '../../../../platform/count-ledger.js';
 import type { Database, Queryable } from '../../../../platform/database.js';
 import { listTotal } from '../../../../platform/list-counts.js';
 import { isRowId } from '../../store.js';
@@ -153,7 +154,11 @@ export async function listMachines(
     [...params, opts.limit, opts.offset],
   );
   const page = { rows: rows.length, limit: opts.limit, offset: opts.offset };
-  const total = await listTotal(db, `FROM machines.machines m ${where}`, params, page);
+  // All machines, or one tag's: the count ledger's keys (migration 903_machine_counts); a name counts the rows.
+  const key =
+    opts.name !== undefined || opts.none ? undefined : opts.tag === undefined ? '*' : `tag/${opts.tag}`;
+  const counted = key === undefined ? undefined : () => ledgerCount(db, 'machines.machine_counts', [key]);
+  const total = await listTotal(db, `FROM machines.machines m ${where}`, params, page, counted);
   return { rows, total };
 }
 
