@@ -49,6 +49,12 @@ test('a post updated while it is deleted: the update is 200 (before) or 404 rest
     assert.equal((await t.app.inject({ url: `${api}/posts/${id}` })).statusCode, 404);
   }
   assert.ok(statuses.length === 80);
+  // An update's revision is written with its post or not at all: none outlives the post it belongs to.
+  const { rows } = await t.db.query<{ id: number; parent: number }>(
+    `SELECT r.id, r.parent FROM content.posts r WHERE r.type = 'revision'
+      AND NOT EXISTS (SELECT 1 FROM content.posts p WHERE p.id = r.parent)`,
+  );
+  assert.deepEqual(rows, []);
 });
 
 test('identical comments sent at once: one is stored, the others are 409 comment_duplicate', async () => {

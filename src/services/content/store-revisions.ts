@@ -51,6 +51,16 @@ const normalize = (text: string) =>
     .replace(/[\s\u00a0]+/g, ' ')
     .trim();
 
+/**
+ * The values of a new revision (`$1` author, `$2` post, `$3`–`$5` title, content, excerpt, `$6` slug), selected from
+ * the post's row under a lock: a post deleted meanwhile gets none. The lock makes a delete either wait for the
+ * insert (and then remove the revision with the post, ContentStore.deletePost) or go first (and the insert finds no
+ * post), so no revision outlives its post.
+ */
+export const fromLivePost = `SELECT 'revision', 'inherit', $1::int, $2::int, $3::text, $4::text, $5::text, $6::text, now(), now(),
+              'closed', 'closed'
+       FROM content.posts WHERE id = $2 FOR KEY SHARE`;
+
 /** Revisions are rows of the posts table with `type = 'revision'` and `parent` = the post, as in WordPress. */
 export class RevisionStore {
   constructor(private readonly db: Database) {}
@@ -137,7 +147,7 @@ export class RevisionStore {
     await this.db.query(
       `INSERT INTO content.posts (type, status, author, parent, title, content, excerpt, slug, date, modified,
                                   comment_status, ping_status)
-       VALUES ('revision', 'inherit', $1, $2, $3, $4, $5, $6, now(), now(), 'closed', 'closed')`,
+       ${fromLivePost}`,
       [by, post.id, post.title, post.content, post.excerpt, `${post.id}-revision-v1`],
     );
     await this.recount(post.id);

@@ -551,11 +551,16 @@ export class ContentStore {
     });
   }
 
-  /** Deleting a post deletes its revisions too (its comments go by the foreign key), as in WordPress. */
+  /**
+   * Deleting a post deletes its revisions too (its comments go by the foreign key), as in WordPress. The post is
+   * locked first, so a revision being added (store-revisions.ts, fromLivePost) is either committed before the delete
+   * statement starts, which then sees it, or finds the post gone.
+   */
   async deletePost(id: number) {
-    await this.db.query(`DELETE FROM content.posts WHERE id = $1 OR (type = 'revision' AND parent = $1)`, [
-      id,
-    ]);
+    await this.db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM content.posts WHERE id = $1 FOR UPDATE', [id]);
+      await tx.query(`DELETE FROM content.posts WHERE id = $1 OR (type = 'revision' AND parent = $1)`, [id]);
+    });
   }
 
   /**

@@ -249,7 +249,12 @@ async function saveAutosave(
   for (const key of ['title', 'content', 'excerpt'] as const)
     if (fields[key] !== undefined) sent[key] = fields[key];
   const old = await autosaves.latest(post.id, me.id);
-  if (!old) return autosaves.create(post.id, me.id, sent);
+  if (!old) {
+    const created = await autosaves.create(post.id, me.id, sent);
+    // The post was deleted since it was read.
+    if (!created) throw restError(404, 'rest_post_invalid_parent', 'Invalid post parent ID.');
+    return created;
+  }
   const differs = (Object.keys(sent) as (keyof AutosaveFields)[]).some(
     (key) => normalize(sent[key] ?? '') !== normalize(post[key]),
   );

@@ -1,6 +1,6 @@
 import type { Database } from '../../../../platform/database.js';
 import type { PostRow } from '../../store.js';
-import { type RevisionRow, RevisionStore } from '../../store-revisions.js';
+import { fromLivePost, type RevisionRow, RevisionStore } from '../../store-revisions.js';
 
 const columns = 'id, author, parent, title, content, excerpt, slug, date, modified';
 
@@ -40,12 +40,15 @@ export class AutosaveStore {
     return rows[0];
   }
 
-  /** _wp_put_post_revision(…, true): the fields sent (the others empty), by `author`, dated now. */
-  async create(parent: number, author: number, fields: AutosaveFields): Promise<RevisionRow> {
+  /**
+   * _wp_put_post_revision(…, true): the fields sent (the others empty), by `author`, dated now; undefined when the
+   * post was deleted meanwhile.
+   */
+  async create(parent: number, author: number, fields: AutosaveFields): Promise<RevisionRow | undefined> {
     const { rows } = await this.db.query<RevisionRow>(
       `INSERT INTO content.posts (type, status, author, parent, title, content, excerpt, slug, date, modified,
                                   comment_status, ping_status)
-       VALUES ('revision', 'inherit', $1, $2, $3, $4, $5, $6, now(), now(), 'closed', 'closed')
+       ${fromLivePost}
        RETURNING ${columns}`,
       [
         author,
@@ -57,7 +60,7 @@ export class AutosaveStore {
       ],
     );
     await this.revisions.recount(parent);
-    return rows[0] as RevisionRow;
+    return rows[0];
   }
 
   /** wp_update_post on the author's autosave: the fields sent change, the date moves to now. */
