@@ -6,11 +6,14 @@
 ARG BASE=node:22-bookworm-slim
 
 # Production dependencies. No install scripts: nothing backlot runs needs one (@node-rs/argon2's binary comes
-# in a platform package), and a `prepare` build would need the sources.
+# in a platform package), and a `prepare` build would need the sources. The S3 client and pg are optional peer
+# dependencies of the npm package (docs/architecture.md, "Decisions"): the image serves STORAGE_* and DATABASE_URL,
+# so here they become dependencies, at the versions the lock file holds for them as dev dependencies.
 FROM ${BASE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+RUN node -e "const fs = require('fs'), p = require('./package.json'); for (const name of Object.keys(p.peerDependencies)) { p.dependencies[name] = p.devDependencies[name]; delete p.devDependencies[name]; } fs.writeFileSync('package.json', JSON.stringify(p));" \
+ && npm install --omit=dev --ignore-scripts --no-audit --no-fund
 
 # TypeScript -> dist/. Scripts are skipped for the same reason; the build is run explicitly once the sources are in.
 FROM ${BASE} AS build

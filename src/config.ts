@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -120,14 +121,30 @@ function urlFromParts(env: Env): string | undefined {
   return `postgres://${auth}@${host}:${port}/${name}`;
 }
 
+/**
+ * The S3 client and pg are optional peer dependencies of the npm package (docs/architecture.md, "Decisions"):
+ * a setting that needs one whose package is not installed stops the start with one line saying what to install,
+ * instead of an import error at the first upload or query.
+ */
+export function requirePeer(setting: string, purpose: string, pkg: string, from = import.meta.url) {
+  try {
+    createRequire(from).resolve(pkg);
+  } catch {
+    throw new ConfigError(
+      `${setting}: ${purpose} needs the ${pkg} package, which backlot does not install itself: npm i ${pkg}`,
+    );
+  }
+}
+
 export function databaseSettings(env: Env): DatabaseSettings {
   const sslCaFile = present(env, 'DB_SSL_CA');
   if (sslCaFile && !existsSync(sslCaFile)) throw new ConfigError(`DB_SSL_CA: no such file "${sslCaFile}"`);
   const url = present(env, 'DATABASE_URL');
-  if (url) return { url, source: 'DATABASE_URL', sslCaFile };
-  const fromParts = urlFromParts(env);
-  if (fromParts) return { url: fromParts, source: 'DB_HOST', sslCaFile };
-  return { sslCaFile };
+  const fromParts = url ? undefined : urlFromParts(env);
+  const source = url ? 'DATABASE_URL' : 'DB_HOST';
+  if (!url && !fromParts) return { sslCaFile };
+  requirePeer(source, 'PostgreSQL', 'pg');
+  return { url: url ?? fromParts, source, sslCaFile };
 }
 
 export function globalSettings(env: Env, overrides: GlobalOverrides = {}): GlobalSettings {

@@ -9,7 +9,7 @@ const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')]
 const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-console-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Serves posts on a free port, sends `paths`, stops it with Ctrl+C and returns what it printed after the banner. */
+/** Serves posts on a free port, sends `paths`, stops it with Ctrl+C and returns what it printed before and after the banner. */
 async function consoleOf(paths: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [...cli, 'serve', 'posts', '--port', '0'], {
     env: { PATH: process.env.PATH, BACKLOT_DATA_DIR: dataDir, ADMIN_PORT: '0', ...env },
@@ -25,19 +25,25 @@ async function consoleOf(paths: string[], env: Record<string, string>) {
     });
     child.on('exit', () => reject(new Error(`exited before the banner: ${out}`)));
   });
+  const bannerStart = out.indexOf('backlot ');
   const bannerEnd = out.indexOf('\n', out.indexOf('docs http')) + 1;
   for (const p of paths) await (await fetch(url + p)).arrayBuffer();
   // The line is written once the answer is sent: give the child a moment before stopping it.
   await new Promise((resolve) => setTimeout(resolve, 300));
   child.kill('SIGINT');
   await exited;
-  return out.slice(bannerEnd).split('\n').filter(Boolean);
+  return {
+    before: out.slice(0, bannerStart).split('\n').filter(Boolean),
+    after: out.slice(bannerEnd).split('\n').filter(Boolean),
+  };
 }
 
 const probesAndRequests = ['/posts/1', '/healthz', '/posts?access_token=abc&_limit=1', '/readyz', '/nope'];
 
-test('on a terminal: one line per request, secrets redacted, none for health probes', async () => {
-  const lines = await consoleOf(probesAndRequests, { LOG_PRETTY: 'true' });
+test('on a terminal: nothing before the banner, one line per request, secrets redacted, none for health probes', async () => {
+  const { before, after: lines } = await consoleOf(probesAndRequests, { LOG_PRETTY: 'true' });
+  // Fastify's "Server listening at …" (one per address) came first and pushed the banner up.
+  assert.deepEqual(before, []);
   assert.deepEqual(
     lines.map((l) => l.replace(/ \d+ ms$/, ' N ms')),
     [
@@ -50,7 +56,8 @@ test('on a terminal: one line per request, secrets redacted, none for health pro
 });
 
 test('as JSON (not a terminal): the same one entry per request, with its fields', async () => {
-  const lines = await consoleOf(probesAndRequests, {});
+  const { before, after: lines } = await consoleOf(probesAndRequests, {});
+  assert.deepEqual(before, []);
   const entries = lines.map((l) => JSON.parse(l));
   const requests = entries.filter((e) => e.url !== undefined);
   assert.deepEqual(
@@ -68,8 +75,7 @@ test('as JSON (not a terminal): the same one entry per request, with its fields'
     })),
   );
   assert.deepEqual(
-    // Process stdout and pino write separately to a pipe, so the listen lines may follow the banner.
-    entries.filter((e) => e.url === undefined && !e.msg.startsWith('Server listening')).map((e) => e.msg),
+    entries.filter((e) => e.url === undefined).map((e) => e.msg),
     ['SIGINT: finishing in-flight requests, then stopping'],
   );
   assert.ok(!lines.join('\n').includes('abc'), 'the token never appears');

@@ -1,14 +1,19 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { gunzip } from 'node:zlib';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseSettings } from '../config.js';
 import { makeDirectory } from './directories.js';
 import { LockHeldError, takeLock } from './lock-file.js';
+import { unpackTar } from './tar.js';
+
+const gunzipAsync = promisify(gunzip);
 
 export interface QueryResult<T> {
   rows: T[];
@@ -253,49 +258,21 @@ export function installedPGliteVersion(): string {
 }
 
 /**
- * Copies the folder `from` to `to`: folders first, then the files by two workers on the thread pool, whose two
- * other threads stay free for the services' modules loading meanwhile. For the cluster's thousand small files
- * several times faster than `fs.cp`.
- */
-async function copyTree(from: string, to: string): Promise<void> {
-  const files: string[] = [];
-  const walk = async (relative: string) => {
-    await mkdir(path.join(to, relative), { recursive: true, mode: 0o700 });
-    for (const entry of await readdir(path.join(from, relative), { withFileTypes: true })) {
-      const name = path.join(relative, entry.name);
-      if (entry.isDirectory()) await walk(name);
-      else files.push(name);
-    }
-  };
-  await walk('');
-  const worker = async () => {
-    for (let name = files.pop(); name !== undefined; name = files.pop()) {
-      await copyFile(path.join(from, name), path.join(to, name));
-    }
-  };
-  await Promise.all([worker(), worker()]);
-}
-
-/**
- * On a first start (no `dataDir` yet), copies the cluster the build initialised, when the same PGlite made it:
- * initdb in WASM takes seconds, the copy about a tenth of one. Otherwise PGlite runs initdb itself, as before.
- * Returns whether it copied.
+ * On a first start (no `dataDir` yet), unpacks the cluster the build initialised (`data.tar.gz`, made by
+ * scripts/embedded-template.mjs), when the same PGlite made it: initdb in WASM takes seconds, the unpacking about
+ * a tenth of one. Otherwise PGlite runs initdb itself, as before. Returns whether it unpacked.
  */
 export async function seedFromTemplate(dataDir: string, template = templateDir): Promise<boolean> {
   if (existsSync(dataDir)) return false;
   const stamp = path.join(template, 'pglite-version');
+  const archive = path.join(template, 'data.tar.gz');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== installedPGliteVersion()) return false;
-  // Copied beside its place and renamed into it: an interrupted copy is never taken for a cluster.
+  if (!existsSync(archive)) return false;
+  // Unpacked beside its place and renamed into it: an interrupted start never leaves half a cluster.
   const partial = `${dataDir}.partial`;
   await rm(partial, { recursive: true, force: true });
-  await copyTree(path.join(template, 'data'), partial);
-  // Folders npm dropped from the package for being empty (scripts/embedded-template.mjs lists them all).
-  const folders = path.join(template, 'directories');
-  if (existsSync(folders)) {
-    for (const folder of readFileSync(folders, 'utf8').split('\n').filter(Boolean)) {
-      await mkdir(path.join(partial, folder), { recursive: true, mode: 0o700 });
-    }
-  }
+  // On the thread pool: the main thread goes on loading the services' modules meanwhile.
+  await unpackTar(await gunzipAsync(await readFile(archive)), partial);
   await rename(partial, dataDir);
   return true;
 }

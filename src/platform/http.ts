@@ -157,6 +157,11 @@ function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => vo
   done();
 }
 
+/** `level`, or warn when it is more talkative. */
+function quieter(level: string) {
+  return ['trace', 'debug', 'info'].includes(level) ? 'warn' : level;
+}
+
 /**
  * The Fastify instance every service runs in: request ids, logging, CORS by the service's policy, the
  * DNS-rebinding Host check, body limits, the service's own error shape for every failure, health and readiness,
@@ -170,8 +175,14 @@ export async function createApp(service: AppSurface, options: AppOptions): Promi
   const gate = harness?.fastPathGate(service.docsPath);
   let open = true;
   const requestTimeout = options.requestTimeout ?? 120_000;
+  const requestLogger = options.logger.child({}, { serializers: { req: requestLogSerializer } });
   const app = Fastify({
-    loggerInstance: options.logger.child({}, { serializers: { req: requestLogSerializer } }),
+    // Fastify's own info entries ("Server listening at …", two per service: loopback and each interface) came
+    // before the banner and pushed it up: the instance logs warnings and errors only, while each request's
+    // logger still comes from the configured one (the one line per request below).
+    loggerInstance: requestLogger.child({}, { level: quieter(options.logger.level) }),
+    childLoggerFactory: (_instanceLogger, bindings, childOptions) =>
+      requestLogger.child(bindings, childOptions),
     // Fastify's own two entries per request (with every header) buried the banner: one line is logged below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,

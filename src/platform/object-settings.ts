@@ -1,4 +1,4 @@
-import { ConfigError, type Env, envBool, envEnum, envString } from '../config.js';
+import { ConfigError, type Env, envBool, envEnum, envString, requirePeer } from '../config.js';
 import type { S3Settings } from './objects.js';
 
 // The STORAGE_* settings: one S3-compatible store for every service that keeps files (profiles' images,
@@ -32,6 +32,7 @@ export function s3Settings(env: Env): S3Settings | undefined {
       `${missing.join(', ')}: must be set too, since the other STORAGE_* settings are (set all five for S3, or none for the embedded store)`,
     );
   }
+  requirePeer('STORAGE_ENDPOINT', 'S3 storage', '@aws-sdk/client-s3');
   const acl = envEnum(env, 'STORAGE_ACL', ['public-read', 'none'] as const, 'public-read');
   return {
     endpoint: absoluteUrl('STORAGE_ENDPOINT', values.endpoint as string),

@@ -157,6 +157,15 @@ else
   fail "the image's program loads without tsx ($version)"
 fi
 
+# The npm package leaves the S3 client and pg to its users (optional peers); the image serves STORAGE_* and
+# DATABASE_URL, so it carries both.
+if peers=$("${podman[@]}" run --rm --network host --entrypoint node "$image" -e \
+  "for (const p of ['@aws-sdk/client-s3', 'pg']) console.log(p + '@' + require(p + '/package.json').version)" 2>&1); then
+  pass "the image has the optional peers installed ($(echo $peers))"
+else
+  fail "the image has the optional peers installed ($peers)"
+fi
+
 # ---- run ----------------------------------------------------------------------------------------------------
 cleanup() {
   "${podman[@]}" rm -f -t 0 "$name" >/dev/null 2>&1 || true

@@ -27,10 +27,11 @@ npm pack --dry-run --json 2>/dev/null >"$work/contents.json"
 if problems=$(node -e '
   const files = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[0].files.map((f) => f.path);
   const problems = [];
-  const stray = files.filter((f) => /^(src|test|bench|scripts|docs|spec)\//.test(f) || /\.test\.|\.spec\./.test(f));
+  // The embedded database template is one archive (dist/embedded-template/data.tar.gz), not a folder of files.
+  const stray = files.filter((f) => /^(src|test|bench|scripts|docs|spec|dist\/embedded-template\/data)\//.test(f) || /\.test\.|\.spec\./.test(f));
   if (stray.length) problems.push(`holds what does not run: ${stray.slice(0, 5).join(", ")}${stray.length > 5 ? " …" : ""}`);
-  for (const need of ["bin/backlot.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/embedded-template/directories",
-    "dist/embedded-template/data/PG_VERSION", "dist/services/profiles/ide/graphiql.js"])
+  for (const need of ["bin/backlot.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/embedded-template/data.tar.gz",
+    "dist/embedded-template/pglite-version", "dist/services/profiles/ide/graphiql.js"])
     if (!files.includes(need)) problems.push(`lacks ${need}`);
   console.log(problems.join("; ") || `${files.length} files`);
   process.exit(problems.length ? 1 : 0);
@@ -151,6 +152,26 @@ fi
 kill -TERM -- "-$server" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
 server=
+
+# (e) the optional peers: S3 storage and PostgreSQL need packages the project has not installed (nor has npm, for
+# optional peer dependencies); the start stops with one line saying which setting needs what.
+peer_refused() { # <expected line> <command…>
+  local expected=$1 output
+  shift
+  if output=$(cd "$project" && ADMIN_PORT=0 PORT="$(free_port)" timeout 60 "$@" 2>&1); then
+    fail "the start is refused: $expected (it started)"
+  elif [ "$output" = "$expected" ]; then
+    pass "the start is refused in one line: $expected"
+  else
+    printf '%s\n' "$output" | tail -5
+    fail "the start is refused in one line: $expected"
+  fi
+}
+peer_refused 'backlot: STORAGE_ENDPOINT: S3 storage needs the @aws-sdk/client-s3 package, which backlot does not install itself: npm i @aws-sdk/client-s3' \
+  env STORAGE_ENDPOINT=http://127.0.0.1:9 STORAGE_REGION=us-east-1 STORAGE_BUCKET=b STORAGE_ACCESS_KEY=k \
+  STORAGE_SECRET_KEY=s npx backlot serve profiles --data-dir "$work/s3"
+peer_refused 'backlot: DATABASE_URL: PostgreSQL needs the pg package, which backlot does not install itself: npm i pg' \
+  env DATABASE_URL=postgres://backlot@127.0.0.1:9/backlot npx backlot serve posts
 
 printf 'package: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" = 0 ]
