@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { withEmbeddedCluster } from '../test/db.js';
 
 /** The command line from the TypeScript sources (bin/backlot.js runs the same, compiled: see loading.test.ts). */
 const cli = ['--import', import.meta.resolve('tsx'), path.resolve('src/cli.ts')];
@@ -272,6 +273,7 @@ describe('operator commands', () => {
   test('honour --data-dir: a token made there is accepted by a server started on the same directory', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'backlot-cli-'));
     const cwd = mkdtempSync(path.join(tmpdir(), 'backlot-cli-cwd-'));
+    await withEmbeddedCluster(dataDir); // what a first start of the built package copies, instead of initdb
     try {
       const create = await backlot(
         ['machines', 'token', 'create', '--name', 'ci', '--data-dir', dataDir],

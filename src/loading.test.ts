@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { withEmbeddedCluster } from '../test/db.js';
 
 // What each command loads, recorded by test/module-log.mjs (a resolve hook plus require's cache at exit).
 
@@ -29,12 +30,14 @@ let runs = 0;
  * Runs the command line with `args` and returns the files it loaded. With `until`, waits for that text on stdout
  * (the banner), then stops the process with SIGTERM.
  */
-function loaded(
+async function loaded(
   command: string[],
   args: string[],
   options: { until?: string; env?: Record<string, string> } = {},
 ) {
   const log = path.join(scratch, `modules-${++runs}.txt`);
+  // The cluster a first start of the built package copies (no initdb; what loads is the same).
+  await withEmbeddedCluster(path.join(scratch, `data-${runs}`));
   const child = spawn(process.execPath, [...command, ...args], {
     env: {
       PATH: process.env.PATH,

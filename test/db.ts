@@ -1,8 +1,16 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Database, dumpEmbeddedTemplate, openEmbedded, openPostgres } from '../src/platform/database.js';
+import { promisify } from 'node:util';
+import {
+  type Database,
+  dumpEmbeddedTemplate,
+  openEmbedded,
+  openPostgres,
+  seedFromTemplate,
+} from '../src/platform/database.js';
 
 /** True when the suite runs against a networked PostgreSQL (`.ci/run` sets it); otherwise PGlite in memory. */
 export const usingPostgres = Boolean(process.env.BACKLOT_TEST_DATABASE_URL);
@@ -28,6 +36,41 @@ export function embeddedTemplate(): Promise<Blob> {
     return blob;
   })();
   return template;
+}
+
+// Named after the template's form too (one tar.gz since issue 40), so a cache of an older build is not reused.
+const clusterRoot = path.join(tmpdir(), `backlot-pglite-cluster-tgz-${pgliteVersion}`);
+let cluster: Promise<string> | undefined;
+
+/**
+ * The cluster `npm run build` puts in dist/embedded-template (made by the same script), made once per machine and
+ * PGlite version: the program run from its sources (tsx) has no dist/ to copy it from, and would spend seconds of
+ * CPU in initdb on every first start.
+ */
+function embeddedCluster(): Promise<string> {
+  cluster ??= (async () => {
+    const made = path.join(clusterRoot, 'dist', 'embedded-template');
+    if (existsSync(path.join(made, 'data.tar.gz'))) return made;
+    const partial = `${clusterRoot}.${process.pid}`;
+    mkdirSync(partial, { recursive: true });
+    const script = new URL('../scripts/embedded-template.mjs', import.meta.url);
+    await promisify(execFile)(process.execPath, [script.pathname], { cwd: partial });
+    try {
+      renameSync(partial, clusterRoot);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another test process made it first
+    }
+    return made;
+  })();
+  return cluster;
+}
+
+/**
+ * Gives a data directory the embedded database a first start of the built program copies from dist/
+ * (`seedFromTemplate`), for tests that start `src/cli.ts` where a user starts the package: same cluster, no initdb.
+ */
+export async function withEmbeddedCluster(dataDir: string): Promise<void> {
+  await seedFromTemplate(path.join(dataDir, 'pg', 'data'), await embeddedCluster());
 }
 
 /**

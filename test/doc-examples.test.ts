@@ -3,8 +3,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { freePort } from '../support/postgres.js';
+import { withEmbeddedCluster } from './db.js';
 
 /**
  * Every shell example of README.md and docs/*.md (```sh, ```bash, ```console, ```shell), run as the page says:
@@ -145,7 +146,8 @@ function run(line: string, env: Record<string, string>, cwd: string) {
   });
 }
 
-async function runBlock(block: Block) {
+/** The shims every block runs with: `backlot` is this clone's command line, `curl` reports each answer's status. */
+async function makeWork() {
   const work = mkdtempSync(path.join(tmpdir(), 'backlot-docs-'));
   const bin = path.join(work, 'bin');
   const realCurl = (await run('command -v curl', { PATH: process.env.PATH ?? '' }, work)).stdout.trim();
@@ -162,22 +164,78 @@ printf '#!/bin/sh\\nexec ${realCurl} -w "%%{stderr}\\\\nstatus %%{http_code}\\\\
   await run(`bash ${path.join(work, 'shims.sh')}`, { PATH: process.env.PATH ?? '' }, work);
   chmodSync(path.join(bin, 'backlot'), 0o755);
   chmodSync(path.join(bin, 'curl'), 0o755);
+  return { work, bin };
+}
+
+let shims: ReturnType<typeof makeWork> | undefined;
+let dataDirs = 0;
+
+/** The environment of a block's commands and servers, on a data directory of its own. */
+async function blockEnv() {
+  shims ??= makeWork();
+  const { work, bin } = await shims;
+  const dataDir = path.join(work, `data-${++dataDirs}`);
+  // What a first start of the installed package copies (dist/embedded-template), instead of initdb in each start.
+  await withEmbeddedCluster(dataDir);
   const base = {
     PATH: `${bin}:${process.env.PATH}`,
     HOME: process.env.HOME ?? work,
-    BACKLOT_DATA_DIR: path.join(work, 'data'),
+    BACKLOT_DATA_DIR: dataDir,
     BACKLOT_HASH_COST: 'low',
     SHUTDOWN_DRAIN_MS: '0',
     LOG_LEVEL: 'warn',
   };
-  const servers: Server[] = [];
+  return { base, work };
+}
+
+/**
+ * `backlot` (all seven, no settings), which every block without a serving line runs beside: started once and put
+ * back to its first-start state (the admin's reset) before each block after the first, as a fresh start would be.
+ */
+let plain: Promise<{ server: Server; base: Record<string, string>; work: string }> | undefined;
+let plainUsed = false;
+
+async function plainServer() {
+  plain ??= blockEnv().then(async (env) => ({ ...env, server: await startServer({}, [], env.base) }));
+  const shared = await plain;
+  if (plainUsed) {
+    const admin = shared.server.ports.get(8090);
+    const reset = await fetch(`http://127.0.0.1:${admin}/api/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(reset.status, 200, await reset.text());
+  }
+  plainUsed = true;
+  return shared;
+}
+
+async function stop(server: Server) {
+  server.child.kill('SIGINT');
+  await new Promise((resolve) =>
+    server.child.exitCode === null ? server.child.on('exit', resolve) : resolve(null),
+  );
+}
+
+after(async () => {
+  if (plain) await stop((await plain).server);
+  if (shims) rmSync((await shims).work, { recursive: true, force: true });
+});
+
+async function runBlock(block: Block) {
+  const commands = commandsOf(block.text).map((c) => ({
+    ...c,
+    line: c.line.replace(/\bnpx backlot\b/g, 'backlot'),
+  }));
+  const servesItself = commands.some((c) => serving.test(c.line));
+  const { base, work, server } = servesItself
+    ? { ...(await blockEnv()), server: undefined }
+    : await plainServer();
+  const servers: Server[] = server ? [server] : [];
+  const own: Server[] = [];
   const captured = new Map<string, string>();
   try {
-    const commands = commandsOf(block.text).map((c) => ({
-      ...c,
-      line: c.line.replace(/\bnpx backlot\b/g, 'backlot'),
-    }));
-    if (!commands.some((c) => serving.test(c.line))) servers.push(await startServer({}, [], base));
     for (const command of commands) {
       const starts = serving.exec(command.line);
       if (starts) {
@@ -189,7 +247,9 @@ printf '#!/bin/sh\\nexec ${realCurl} -w "%%{stderr}\\\\nstatus %%{http_code}\\\\
           .trim()
           .split(/\s+/)
           .slice(1);
-        servers.push(await startServer(env, args, base));
+        const started = await startServer(env, args, base);
+        servers.push(started);
+        own.push(started);
         continue;
       }
       let line = command.line;
@@ -213,13 +273,7 @@ printf '#!/bin/sh\\nexec ${realCurl} -w "%%{stderr}\\\\nstatus %%{http_code}\\\\
       }
     }
   } finally {
-    for (const s of servers) {
-      s.child.kill('SIGINT');
-      await new Promise((resolve) =>
-        s.child.exitCode === null ? s.child.on('exit', resolve) : resolve(null),
-      );
-    }
-    rmSync(work, { recursive: true, force: true });
+    for (const s of own) await stop(s);
   }
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../support/postgres.js';
+import { withEmbeddedCluster } from '../../test/db.js';
 
 /**
  * Operator commands beside a running `backlot serve` on the embedded database: the running process holds the data,
@@ -29,6 +30,7 @@ function backlot(args: string[], env: Record<string, string> = { ADMIN_TOKEN: ad
 }
 
 before(async () => {
+  await withEmbeddedCluster(dataDir); // what a first start of the built package copies, instead of initdb
   const [machinesPort, listPort, adminPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(process.execPath, [...cli, 'serve', 'machines', 'list'], {
     env: {

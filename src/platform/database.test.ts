@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
-import { embeddedTemplate } from '../../test/db.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { embeddedTemplate } from '../../test/db.js';
 import { type Database, DatabaseError, isUnavailable, openEmbedded, openPostgres } from './database.js';
 import { migrate } from './migrations.js';
 
@@ -55,8 +55,10 @@ describe('embedded database (PGlite)', () => {
     }
   });
 
+  // The first test opens a cluster made by initdb, as a start without the build's template does; the others copy
+  // the template (a second initdb proves nothing new and costs seconds of CPU).
   test('migrations apply in order once, in the service schema, and a second run changes nothing', async () => {
-    const db = await openEmbedded();
+    const db = await openEmbedded(undefined, await embeddedTemplate());
     try {
       assert.deepEqual(await migrate(db, 'demo', migrations), ['001_notes', '002_notes_author']);
       assert.deepEqual(await migrate(db, 'demo', migrations), []);
@@ -76,7 +78,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   test('a transaction that throws leaves nothing behind', async () => {
-    const db = await openEmbedded();
+    const db = await openEmbedded(undefined, await embeddedTemplate());
     try {
       await migrate(db, 'demo', migrations);
       await assert.rejects(
