@@ -565,9 +565,11 @@ export class ContentStore {
 
   /**
    * Moves the user's posts to `reassign` (when given), then trashes or deletes the user. Deleting for good without
-   * reassign is wp_delete_user's wp_delete_post on each of their posts: media, revisions and what was already in
-   * the trash go for good (with the revisions of those posts), while the posts and pages left (returned) stay, by
-   * the deleted author, for the caller to trash.
+   * reassign is wp_delete_user's wp_delete_post on each post of a type deleted with its user (`delete_with_user`,
+   * or no such setting and author support): media, revisions and what was already in the trash go for good (with
+   * the revisions of those posts), while the posts and pages left (returned) stay, by the deleted author, for the
+   * caller to trash. Menu items (`delete_with_user: false`), reusable blocks and navigation menus (no author
+   * support) stay with the deleted author's id, as in WordPress.
    */
   async removeUser(id: number, options: { reassign?: number; force: boolean }): Promise<number[]> {
     return this.db.transaction(async (tx) => {
@@ -576,7 +578,8 @@ export class ContentStore {
       if (options.force) {
         await tx.query(
           `WITH gone AS (
-             DELETE FROM content.posts WHERE author = $1 AND NOT (type IN ('post', 'page') AND status <> 'trash')
+             DELETE FROM content.posts
+             WHERE author = $1 AND (type IN ('attachment', 'revision') OR (type IN ('post', 'page') AND status = 'trash'))
              RETURNING id
            )
            DELETE FROM content.posts WHERE type = 'revision' AND parent IN (SELECT id FROM gone)`,

@@ -270,4 +270,39 @@ describe('listing and deleting users', () => {
     const post = await send('GET', `${api}/posts/${featuring.id}?context=edit`, t.auth.admin);
     assert.equal(json(post).featured_media, 0);
   });
+
+  test('reassign=false keeps their reusable blocks and navigation menus (no author support in 6.1)', async () => {
+    const user = json(
+      await send('POST', `${api}/users`, t.auth.admin, {
+        username: 'designer',
+        email: 'designer@example.com',
+        password: 'pw',
+        roles: ['administrator'],
+      }),
+    );
+    const key = json(
+      await send('POST', `${api}/users/${user.id}/application-passwords`, t.auth.admin, { name: 'test' }),
+    );
+    const as = { authorization: basic('designer', key.password) };
+    const made: string[] = [];
+    for (const [route, title] of [
+      ['blocks', 'Call to action'],
+      ['navigation', 'Header'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${api}/${route}`,
+        headers: { ...as, 'content-type': 'application/json' },
+        payload: { title, status: 'publish', content: '<!-- wp:paragraph --><p>x</p><!-- /wp:paragraph -->' },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      made.push(`${api}/${route}/${json(res).id}`);
+    }
+    const res = await send('DELETE', `${api}/users/${user.id}?force=true&reassign=false`, t.auth.admin);
+    assert.equal(res.statusCode, 200, res.body);
+    for (const url of made) {
+      const kept = await send('GET', `${url}?context=edit`, t.auth.admin);
+      assert.equal(kept.statusCode, 200, `${url}: ${kept.body}`);
+    }
+  });
 });
